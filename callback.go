@@ -1,0 +1,472 @@
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/toolcall-go/toolcall/internal/signature"
+)
+
+// Method marks a method of a struct as a tool. Declare one blank field of
+// type Method per tool, next to the data the methods use:
+//
+//	type DateTimeTools struct {
+//		_ toolcall.Method `tool:"CurrentTime" description:"Get the current date and time"`
+//		_ toolcall.Method `tool:"SetAlarm" description:"Set an alarm" returnDirect:"true"`
+//	}
+//
+// Only methods named this way become tools: a model never reaches a method
+// by accident. The tag keys are:
+//
+//   - tool: the method name (required).
+//   - name: the tool name; default the method name.
+//   - description: what the tool does, for the model; default the tool name.
+//   - returnDirect: "true" sends the result straight to the caller.
+//   - strict: "true" uses the strict schema variant (see [WithStrict]).
+//   - converter: the name of a method of the same type with signature
+//     func(any) (string, error) that converts the result.
+//   - params: names for a method with several parameters, in order,
+//     separated by ";" (or "," when no entry has a description). An entry is
+//     "name", "name: description", or "name?" / "name?: description" for an
+//     optional parameter. Example: params:"a: first addend; b: second addend".
+//
+// Accepted method signatures: an optional context.Context first; then no
+// parameters, one struct whose fields are the parameters, or parameters
+// named in the params tag; an optional [ToolContext] anywhere; results (),
+// (T), (T, error) or (error).
+type Method struct{}
+
+var (
+	methodType      = reflect.TypeFor[Method]()
+	toolContextType = reflect.TypeFor[ToolContext]()
+	contextType     = reflect.TypeFor[context.Context]()
+)
+
+// ToolsFrom returns the tools that objs declare with [Method] fields. An
+// object with no tool methods, a tag naming a missing or unexported method,
+// or a tool name used twice is an error naming the type and method.
+func ToolsFrom(objs ...any) ([]Tool, error) {
+	var tools []Tool
+	seen := map[string]string{}
+	for _, obj := range objs {
+		ts, err := toolsFrom(obj)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			name := t.Definition().Name
+			src := fmt.Sprintf("%T", obj)
+			if prev, dup := seen[name]; dup {
+				return nil, &DefinitionError{Type: src, Method: name,
+					Err: fmt.Errorf("%w: %q is declared by %s and %s", ErrDuplicateTool, name, prev, src)}
+			}
+			seen[name] = src
+			tools = append(tools, t)
+		}
+	}
+	return tools, nil
+}
+
+func toolsFrom(obj any) ([]Tool, error) {
+	if obj == nil {
+		return nil, &DefinitionError{Err: fmt.Errorf("%w: nil object", ErrNoTools)}
+	}
+	v := reflect.ValueOf(obj)
+	st := v.Type()
+	for st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
+	typeName := v.Type().String()
+	if st.Kind() != reflect.Struct {
+		return nil, &DefinitionError{Type: typeName, Err: fmt.Errorf("%w: %s is not a struct with toolcall.Method fields", ErrNoTools, typeName)}
+	}
+	var tools []Tool
+	for i := 0; i < st.NumField(); i++ {
+		f := st.Field(i)
+		if f.Type != methodType {
+			continue
+		}
+		method := f.Tag.Get("tool")
+		if method == "" {
+			return nil, &DefinitionError{Type: typeName, Method: f.Name,
+				Err: fmt.Errorf("%w: toolcall.Method field without a tool:\"MethodName\" tag", ErrInvalidTool)}
+		}
+		spec := methodSpec{
+			method:      method,
+			name:        f.Tag.Get("name"),
+			description: f.Tag.Get("description"),
+			params:      f.Tag.Get("params"),
+			converter:   f.Tag.Get("converter"),
+		}
+		var err error
+		if spec.returnDirect, err = boolTag(f.Tag, "returnDirect"); err == nil {
+			spec.strict, err = boolTag(f.Tag, "strict")
+		}
+		if err != nil {
+			return nil, &DefinitionError{Type: typeName, Method: method, Err: fmt.Errorf("%w: %v", ErrInvalidTool, err)}
+		}
+		t, err := newMethodTool(v, spec, nil)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, t)
+	}
+	if len(tools) == 0 {
+		return nil, &DefinitionError{Type: typeName,
+			Err: fmt.Errorf("%w: %s declares no tools; add a field `_ toolcall.Method `tool:\"MethodName\" description:\"...\"``", ErrNoTools, typeName)}
+	}
+	return tools, nil
+}
+
+func boolTag(tag reflect.StructTag, key string) (bool, error) {
+	s, ok := tag.Lookup(key)
+	if !ok {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return false, fmt.Errorf("tag %s:%q is not a boolean", key, s)
+	}
+	return b, nil
+}
+
+// NewMethod returns a tool that calls the named method of obj, without
+// tags: options give the name (default the method name), description and
+// the rest. For several parameters, name them with [WithParams].
+func NewMethod(obj any, method string, opts ...ToolOption) (Tool, error) {
+	if obj == nil {
+		return nil, &DefinitionError{Method: method, Err: fmt.Errorf("%w: nil object", ErrInvalidTool)}
+	}
+	return newMethodTool(reflect.ValueOf(obj), methodSpec{method: method}, opts)
+}
+
+type methodSpec struct {
+	method, name, description, params, converter string
+	returnDirect, strict                         bool
+}
+
+func newMethodTool(obj reflect.Value, spec methodSpec, opts []ToolOption) (Tool, error) {
+	typeName := obj.Type().String()
+	fail := func(path string, err error) error {
+		return &DefinitionError{Type: typeName, Method: spec.method, Path: path, Err: err}
+	}
+	if spec.method == "" || !isExported(spec.method) {
+		return nil, fail("", fmt.Errorf("%w: method %q is unexported; only exported methods can be tools", ErrInvalidTool, spec.method))
+	}
+	m := obj.MethodByName(spec.method)
+	if !m.IsValid() {
+		if obj.Kind() != reflect.Pointer {
+			if _, ok := reflect.PointerTo(obj.Type()).MethodByName(spec.method); ok {
+				return nil, fail("", fmt.Errorf("%w: method %s has a pointer receiver; pass a *%s", ErrInvalidTool, spec.method, typeName))
+			}
+		}
+		return nil, fail("", fmt.Errorf("%w: %s has no method %s", ErrInvalidTool, typeName, spec.method))
+	}
+	cfg := toolConfig{name: spec.name, description: spec.description, returnDirect: spec.returnDirect, strict: spec.strict}
+	if cfg.name == "" {
+		cfg.name = spec.method
+	}
+	if spec.converter != "" {
+		var conv func(any) (string, error)
+		cm := obj.MethodByName(spec.converter)
+		if cm.IsValid() {
+			conv, _ = cm.Interface().(func(any) (string, error))
+		}
+		if conv == nil {
+			return nil, fail("", fmt.Errorf("%w: converter %q must be a method of %s with signature func(any) (string, error)", ErrInvalidTool, spec.converter, typeName))
+		}
+		cfg.converter = conv
+	}
+	for _, o := range opts {
+		o.applyToTool(&cfg)
+	}
+	params, err := parseParams(spec.params)
+	if err != nil {
+		return nil, fail("", fmt.Errorf("%w: %v", ErrInvalidTool, err))
+	}
+	if len(cfg.params) > 0 {
+		params = cfg.params
+	}
+	ft := m.Type()
+	shape, err := signature.Classify(ft, toolContextType, len(params))
+	if err != nil {
+		return nil, fail("", fmt.Errorf("%w: %v", ErrUnsupportedSignature, err))
+	}
+	ft0 := &reflectTool{fn: m, shape: shape}
+	var argType reflect.Type
+	switch shape.Input {
+	case signature.Struct:
+		argType = ft.In(shape.Params[0])
+	case signature.Positional:
+		if argType, err = positionalStruct(ft, shape.Params, params); err != nil {
+			return nil, fail("", err)
+		}
+	default:
+		argType = reflect.TypeFor[struct{}]()
+	}
+	ft0.argType = argType
+	ts, err := schemaOf(argType)
+	if err != nil {
+		return nil, withSource(err, typeName, spec.method)
+	}
+	ft0.durations = ts.hasDuration
+	if err := finishConfig(&cfg, ts); err != nil {
+		return nil, withSource(err, typeName, spec.method)
+	}
+	ft0.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
+	ft0.meta = Metadata{ReturnDirect: cfg.returnDirect}
+	ft0.conv = cfg.converter
+	ft0.check = ts.validatorFor(cfg.schema)
+	ft0.ts = ts
+	return ft0, nil
+}
+
+// finishConfig fills defaults and checks the name.
+func finishConfig(cfg *toolConfig, ts *typeSchema) error {
+	if err := checkName(cfg.name); err != nil {
+		return &DefinitionError{Method: cfg.name, Err: err}
+	}
+	if cfg.description == "" {
+		cfg.description = cfg.name
+	}
+	if len(cfg.schema) == 0 {
+		cfg.schema = ts.plain
+		if cfg.strict {
+			cfg.schema = ts.strict
+		}
+	} else if err := checkObjectSchema(cfg.name, cfg.schema); err != nil {
+		return err
+	}
+	return nil
+}
+
+// withSource adds the type and method to a definition error.
+func withSource(err error, typeName, method string) error {
+	if de, ok := err.(*DefinitionError); ok {
+		c := *de
+		c.Type, c.Method = typeName, method
+		return &c
+	}
+	return err
+}
+
+func isExported(name string) bool { return name != "" && 'A' <= name[0] && name[0] <= 'Z' }
+
+type param struct {
+	name, description string
+	optional          bool
+}
+
+func parseParams(s string) ([]param, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, nil
+	}
+	sep := ";"
+	if !strings.ContainsAny(s, ";:") {
+		sep = ","
+	}
+	var out []param
+	for _, entry := range strings.Split(s, sep) {
+		name, desc, _ := strings.Cut(entry, ":")
+		p := param{name: strings.TrimSpace(name), description: strings.TrimSpace(desc)}
+		if n, ok := strings.CutSuffix(p.name, "?"); ok {
+			p.name, p.optional = n, true
+		}
+		if p.name == "" {
+			return nil, fmt.Errorf("params %q has an empty name", s)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// WithParams names the parameters of a method or func that takes several
+// (Go reflection does not know parameter names). See [Method] for the
+// entry syntax.
+func WithParams(entries ...string) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) {
+		for _, e := range entries {
+			ps, _ := parseParams(strings.ReplaceAll(e, ";", ","))
+			if len(ps) == 0 {
+				ps = []param{{}}
+			}
+			c.params = append(c.params, ps[0])
+		}
+	})
+}
+
+// positionalStruct makes a struct type whose fields are the named
+// parameters, so positional arguments decode and describe like a struct.
+func positionalStruct(ft reflect.Type, idx []int, params []param) (reflect.Type, error) {
+	fields := make([]reflect.StructField, len(idx))
+	seen := map[string]bool{}
+	for i, pi := range idx {
+		p := params[i]
+		if seen[p.name] {
+			return nil, fmt.Errorf("%w: parameter name %q given twice", ErrInvalidTool, p.name)
+		}
+		seen[p.name] = true
+		tag := `json:"` + p.name
+		if p.optional {
+			tag += ",omitempty"
+		}
+		tag += `"`
+		if p.description != "" {
+			tag += ` jsonschema:"description=` + strings.NewReplacer(`,`, `\,`, `"`, `'`).Replace(p.description) + `"`
+		}
+		fields[i] = reflect.StructField{Name: "P" + strconv.Itoa(i), Type: ft.In(pi), Tag: reflect.StructTag(tag)}
+	}
+	return reflect.StructOf(fields), nil
+}
+
+// reflectTool calls a method or func through reflection.
+type reflectTool struct {
+	def       Definition
+	meta      Metadata
+	conv      ResultConverter
+	fn        reflect.Value
+	shape     signature.Shape
+	argType   reflect.Type
+	durations bool
+	check     *validator
+	ts        *typeSchema
+}
+
+func (t *reflectTool) validator() *validator    { return t.check }
+func (t *reflectTool) typeSchema() *typeSchema { return t.ts }
+
+func (t *reflectTool) Definition() Definition { return t.def }
+func (t *reflectTool) Metadata() Metadata     { return t.meta }
+
+func (t *reflectTool) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
+	ft := t.fn.Type()
+	in := make([]reflect.Value, ft.NumIn())
+	if t.shape.Context >= 0 {
+		in[t.shape.Context] = reflect.ValueOf(&ctx).Elem()
+	}
+	if t.shape.ToolContext >= 0 {
+		in[t.shape.ToolContext] = reflect.ValueOf(ToolContextFrom(ctx))
+	}
+	args := reflect.New(t.argType)
+	if err := decodeArguments(t.def.Name, arguments, args.Interface(), t.durations); err != nil {
+		return "", err
+	}
+	switch t.shape.Input {
+	case signature.Struct:
+		in[t.shape.Params[0]] = args.Elem()
+	case signature.Positional:
+		for i, pi := range t.shape.Params {
+			in[pi] = args.Elem().Field(i)
+		}
+	}
+	out := t.fn.Call(in)
+	if t.shape.Error {
+		if err, _ := out[len(out)-1].Interface().(error); err != nil {
+			return "", err
+		}
+	}
+	if !t.shape.Result {
+		return NoResultText, nil
+	}
+	return convert(ctx, t.conv, out[0].Interface())
+}
+
+// convert applies the tool's converter, else the client's, else the default.
+func convert(ctx context.Context, conv ResultConverter, v any) (string, error) {
+	if conv == nil {
+		conv, _ = ctx.Value(converterKey).(ResultConverter)
+	}
+	if conv == nil {
+		return ConvertResult(v)
+	}
+	return conv(v)
+}
+
+// NewFunc returns a tool that calls fn. The tool's parameters are the
+// fields of In, a struct (or pointer to one); the schema comes from In
+// unless [WithInputSchema] gives one. Out is converted to text by the
+// tool's converter, by default [ConvertResult].
+//
+// The other shapes of function tool map onto this one: a tool without
+// parameters takes struct{}; a tool without result returns struct{} (the
+// model then gets [NoResultText]); a tool that needs the caller's data reads
+// [ToolContextFrom](ctx).
+func NewFunc[In, Out any](name, description string, fn func(context.Context, In) (Out, error), opts ...ToolOption) (Tool, error) {
+	if fn == nil {
+		return nil, &DefinitionError{Method: name, Err: fmt.Errorf("%w: nil func", ErrInvalidTool)}
+	}
+	cfg := toolConfig{name: name, description: description}
+	for _, o := range opts {
+		o.applyToTool(&cfg)
+	}
+	ts, err := schemaOf(reflect.TypeFor[In]())
+	if err != nil {
+		if de, ok := err.(*DefinitionError); ok {
+			c := *de
+			c.Method = cfg.name
+			c.Type = ""
+			return nil, &c
+		}
+		return nil, err
+	}
+	if err := finishConfig(&cfg, ts); err != nil {
+		return nil, err
+	}
+	return &funcTool[In, Out]{
+		def:       Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict},
+		meta:      Metadata{ReturnDirect: cfg.returnDirect},
+		conv:      cfg.converter,
+		fn:        fn,
+		durations: ts.hasDuration,
+		check:     ts.validatorFor(cfg.schema),
+		ts:        ts,
+		noResult:  reflect.TypeFor[Out]() == reflect.TypeFor[struct{}](),
+	}, nil
+}
+
+// MustFunc is like [NewFunc] but panics on error. Use it only for
+// package-level variables.
+func MustFunc[In, Out any](name, description string, fn func(context.Context, In) (Out, error), opts ...ToolOption) Tool {
+	t, err := NewFunc(name, description, fn, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+type funcTool[In, Out any] struct {
+	def       Definition
+	meta      Metadata
+	conv      ResultConverter
+	fn        func(context.Context, In) (Out, error)
+	durations bool
+	noResult  bool
+	check     *validator
+	ts        *typeSchema
+}
+
+func (t *funcTool[In, Out]) validator() *validator    { return t.check }
+func (t *funcTool[In, Out]) typeSchema() *typeSchema { return t.ts }
+
+func (t *funcTool[In, Out]) Definition() Definition { return t.def }
+func (t *funcTool[In, Out]) Metadata() Metadata     { return t.meta }
+
+func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
+	var in In
+	if err := decodeArguments(t.def.Name, arguments, &in, t.durations); err != nil {
+		return "", err
+	}
+	out, err := t.fn(ctx, in)
+	if err != nil {
+		return "", err
+	}
+	if t.noResult {
+		return NoResultText, nil
+	}
+	return convert(ctx, t.conv, out)
+}

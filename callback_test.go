@@ -1,0 +1,387 @@
+package toolcall_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall"
+)
+
+type noTags struct{ Name string }
+
+func (noTags) Hello() string { return "hi" }
+
+type missingMethod struct {
+	_ toolcall.Method `tool:"Absent" description:"x"`
+}
+
+type unexportedMethod struct {
+	_ toolcall.Method `tool:"hidden" description:"x"`
+}
+
+func (unexportedMethod) hidden() string { return "" }
+
+type dupNames struct {
+	_ toolcall.Method `tool:"A" name:"same"`
+	_ toolcall.Method `tool:"B" name:"same"`
+}
+
+func (dupNames) A() string { return "" }
+func (dupNames) B() string { return "" }
+
+type badName struct {
+	_ toolcall.Method `tool:"A" name:"get weather"`
+}
+
+func (badName) A() string { return "" }
+
+type (
+	chanArgs    struct{ C chan int }
+	funcArgs    struct{ F func() }
+	complexArgs struct{ C complex128 }
+	pointerArgs struct{ P unsafe.Pointer }
+	ifaceArgs   struct {
+		R interface{ Read([]byte) (int, error) }
+	}
+	deepChan      struct{ Options deepOptions }
+	deepOptions   struct{ Inner deepInner }
+	deepInner     struct{ Callback chan string }
+	mapKeyArgs    struct{ M map[float64]string }
+	structArgs1   struct{ A string }
+	structArgs2   struct{ B string }
+	badSignatures struct {
+		_ toolcall.Method `tool:"TwoStructs"`
+		_ toolcall.Method `tool:"ErrorFirst"`
+		_ toolcall.Method `tool:"ThreeResults"`
+		_ toolcall.Method `tool:"Unnamed"`
+		_ toolcall.Method `tool:"Chan"`
+		_ toolcall.Method `tool:"Deep"`
+		_ toolcall.Method `tool:"WrongCount" params:"a,b,c"`
+		_ toolcall.Method `tool:"CtxLast"`
+	}
+)
+
+func (badSignatures) TwoStructs(a structArgs1, b structArgs2) error     { return nil }
+func (badSignatures) ErrorFirst() (error, string)                       { return nil, "" }
+func (badSignatures) ThreeResults() (string, string, error)             { return "", "", nil }
+func (badSignatures) Unnamed(a, b int) int                              { return a + b }
+func (badSignatures) Chan(in chanArgs) error                            { return nil }
+func (badSignatures) Deep(in deepChan) error                            { return nil }
+func (badSignatures) WrongCount(a, b int) int                           { return a + b }
+func (badSignatures) CtxLast(in structArgs1, ctx context.Context) error { return nil }
+
+type wrongCount struct {
+	_ toolcall.Method `tool:"WrongCount" params:"a,b,c"`
+}
+
+func (wrongCount) WrongCount(a, b int) int { return a + b }
+
+type onlyOne struct {
+	_ toolcall.Method `tool:"TwoStructs"`
+}
+
+func (onlyOne) TwoStructs(a structArgs1, b structArgs2) error { return nil }
+
+type badReturnDirect struct {
+	_ toolcall.Method `tool:"A" returnDirect:"maybe"`
+}
+
+func (badReturnDirect) A() string { return "" }
+
+type ptrReceiver struct {
+	_ toolcall.Method `tool:"A"`
+}
+
+func (*ptrReceiver) A() string { return "" }
+
+type badConverter struct {
+	_ toolcall.Method `tool:"A" converter:"Missing"`
+}
+
+func (badConverter) A() string { return "" }
+
+func methodTool(obj any, method string) func() error {
+	return func() error { _, err := toolcall.NewMethod(obj, method); return err }
+}
+
+func funcTool[In any]() func() error {
+	return func() error {
+		_, err := toolcall.NewFunc("f", "d", func(context.Context, In) (string, error) { return "", nil })
+		return err
+	}
+}
+
+func TestRegistrationErrors(t *testing.T) {
+	t.Parallel()
+	from := func(objs ...any) func() error {
+		return func() error { _, err := toolcall.ToolsFrom(objs...); return err }
+	}
+	for _, tc := range []struct {
+		name    string
+		define  func() error
+		wantErr error
+		want    []string // substrings of the message: type, method, path, rule
+		path    string
+	}{
+		{"no tagged method", from(noTags{}), toolcall.ErrNoTools, []string{"toolcall_test.noTags", "declares no tools"}, ""},
+		{"not a struct", from(42), toolcall.ErrNoTools, []string{"int"}, ""},
+		{"nil object", from(nil), toolcall.ErrNoTools, []string{"nil"}, ""},
+		{"tag names a missing method", from(missingMethod{}), toolcall.ErrInvalidTool, []string{"toolcall_test.missingMethod.Absent", "has no method Absent"}, ""},
+		{"unexported method", from(unexportedMethod{}), toolcall.ErrInvalidTool, []string{"unexportedMethod.hidden", "unexported"}, ""},
+		{"duplicate tool names in one type", from(dupNames{}), toolcall.ErrDuplicateTool, []string{"dupNames", `"same"`}, ""},
+		{"duplicate tool names across objects", from(Calculator{}, Calculator{}), toolcall.ErrDuplicateTool, []string{"Calculator", `"Sum"`}, ""},
+		{"invalid name", from(badName{}), toolcall.ErrInvalidName, []string{"badName.A", `"get weather"`, "^[a-zA-Z0-9_-]{1,64}$"}, ""},
+		{"invalid func name", func() error { _, err := toolcall.NewFunc("", "d", currentWeather); return err }, toolcall.ErrInvalidName, []string{"empty"}, ""},
+		{"name too long", func() error { _, err := toolcall.NewFunc(strings.Repeat("a", 65), "d", currentWeather); return err }, toolcall.ErrInvalidName, []string{"65 bytes", "limit is 64"}, ""},
+		{"chan parameter", methodTool(badSignatures{}, "Chan"), toolcall.ErrUnsupportedType, []string{"badSignatures.Chan", "parameter C", "chan int"}, "C"},
+		{"chan nested two levels", methodTool(badSignatures{}, "Deep"), toolcall.ErrUnsupportedType, []string{"badSignatures.Deep", "Options.Inner.Callback", "chan string"}, "Options.Inner.Callback"},
+		{"func parameter", funcTool[funcArgs](), toolcall.ErrUnsupportedType, []string{`tool "f"`, "parameter F", "func()"}, "F"},
+		{"complex parameter", funcTool[complexArgs](), toolcall.ErrUnsupportedType, []string{"parameter C", "complex128"}, "C"},
+		{"unsafe.Pointer parameter", funcTool[pointerArgs](), toolcall.ErrUnsupportedType, []string{"parameter P", "unsafe.Pointer"}, "P"},
+		{"non-empty interface parameter", funcTool[ifaceArgs](), toolcall.ErrUnsupportedType, []string{"parameter R", "non-empty interface"}, "R"},
+		{"map with non-string keys", funcTool[mapKeyArgs](), toolcall.ErrUnsupportedType, []string{"parameter M", "map key type float64"}, "M"},
+		{"arguments not a struct", funcTool[int](), toolcall.ErrUnsupportedType, []string{"arguments must be a struct, got int"}, ""},
+		{"two struct parameters", methodTool(badSignatures{}, "TwoStructs"), toolcall.ErrUnsupportedSignature, []string{"badSignatures.TwoStructs", "2 struct parameters", "accepted:"}, ""},
+		{"two struct parameters by tags", from(onlyOne{}), toolcall.ErrUnsupportedSignature, []string{"onlyOne.TwoStructs", "2 struct parameters"}, ""},
+		{"error not last", methodTool(badSignatures{}, "ErrorFirst"), toolcall.ErrUnsupportedSignature, []string{"ErrorFirst", "second result must be error"}, ""},
+		{"three results", methodTool(badSignatures{}, "ThreeResults"), toolcall.ErrUnsupportedSignature, []string{"ThreeResults", "3 results"}, ""},
+		{"positional parameters without names", methodTool(badSignatures{}, "Unnamed"), toolcall.ErrUnsupportedSignature, []string{"Unnamed", "2 parameters without names"}, ""},
+		{"wrong number of names", from(wrongCount{}), toolcall.ErrUnsupportedSignature, []string{"3 parameter names given for the 2 parameters"}, ""},
+		{"context not first", methodTool(badSignatures{}, "CtxLast"), toolcall.ErrUnsupportedSignature, []string{"context.Context is parameter 2"}, ""},
+		{"returnDirect not a boolean", from(badReturnDirect{}), toolcall.ErrInvalidTool, []string{"badReturnDirect.A", `returnDirect:"maybe"`}, ""},
+		{"pointer receiver on a value", from(ptrReceiver{}), toolcall.ErrInvalidTool, []string{"pointer receiver", "pass a *toolcall_test.ptrReceiver"}, ""},
+		{"converter missing", from(badConverter{}), toolcall.ErrInvalidTool, []string{`converter "Missing"`}, ""},
+		{"nil func", func() error {
+			_, err := toolcall.NewFunc[WeatherRequest, WeatherResponse]("f", "d", nil)
+			return err
+		}, toolcall.ErrInvalidTool, []string{"nil func"}, ""},
+		{"custom schema not an object", func() error {
+			_, err := toolcall.NewTool(toolcall.Definition{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)},
+				func(context.Context, json.RawMessage) (string, error) { return "", nil })
+			return err
+		}, toolcall.ErrInvalidTool, []string{`"type":"object"`}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var err error
+			require.NotPanics(t, func() { err = tc.define() })
+			require.Error(t, err)
+			require.ErrorIs(t, err, tc.wantErr)
+			for _, s := range tc.want {
+				assert.Contains(t, err.Error(), s)
+			}
+			var de *toolcall.DefinitionError
+			if errors.As(err, &de) {
+				assert.Equal(t, tc.path, de.Path)
+			} else {
+				assert.Empty(t, tc.path, "want a *DefinitionError with a path")
+			}
+		})
+	}
+}
+
+// callShapes exercises every signature shape through Call.
+type callShapes struct {
+	_ toolcall.Method `tool:"NoArgs"`
+	_ toolcall.Method `tool:"CtxOnly"`
+	_ toolcall.Method `tool:"ErrOnly"`
+	_ toolcall.Method `tool:"Nothing"`
+	_ toolcall.Method `tool:"Struct"`
+	_ toolcall.Method `tool:"StructPtr"`
+	_ toolcall.Method `tool:"Positional" params:"a,b"`
+	_ toolcall.Method `tool:"WithToolContext" params:"n"`
+	_ toolcall.Method `tool:"Raw"`
+	_ toolcall.Method `tool:"Bytes"`
+	_ toolcall.Method `tool:"NilPtr"`
+	_ toolcall.Method `tool:"Converted" converter:"Shout"`
+	_ toolcall.Method `tool:"Duration"`
+	_ toolcall.Method `tool:"Failing"`
+}
+
+type shapeArgs struct {
+	Name    string   `json:"name"`
+	Days    int      `json:"days,omitempty" jsonschema:"minimum=1,maximum=14"`
+	Unit    Unit     `json:"unit,omitempty" jsonschema:"enum=C,enum=F"`
+	Tags    []string `json:"tags,omitempty"`
+	Options struct {
+		Days int `json:"days"`
+	} `json:"options,omitzero"`
+}
+
+func (callShapes) NoArgs() string                                     { return "no args" }
+func (callShapes) CtxOnly(ctx context.Context) (string, error)        { return "ctx only", nil }
+func (callShapes) ErrOnly() error                                     { return nil }
+func (callShapes) Nothing()                                           {}
+func (callShapes) Struct(in shapeArgs) shapeArgs                      { return in }
+func (callShapes) StructPtr(in *shapeArgs) (*shapeArgs, error)        { return in, nil }
+func (callShapes) Positional(a int, b string) string                  { return b + strings.Repeat("!", a) }
+func (callShapes) WithToolContext(tc toolcall.ToolContext, n int) int { return n * tc.Len() }
+func (callShapes) Raw() json.RawMessage                               { return json.RawMessage(`{"raw": true}`) }
+func (callShapes) Bytes() []byte                                      { return []byte("bytes") }
+func (callShapes) NilPtr() *shapeArgs                                 { return nil }
+func (callShapes) Converted() string                                  { return "quiet" }
+func (callShapes) Shout(v any) (string, error)                        { return strings.ToUpper(v.(string)), nil }
+func (callShapes) Failing() (string, error)                           { return "", errors.New("backend down") }
+func (callShapes) Duration(in struct {
+	Wait time.Duration `json:"wait"`
+}) string {
+	return in.Wait.String()
+}
+
+func TestCall(t *testing.T) {
+	t.Parallel()
+	tools, err := toolcall.ToolsFrom(callShapes{})
+	require.NoError(t, err)
+	ctx := toolcall.ContextWithToolContext(context.Background(), toolcall.NewToolContext(map[string]any{"a": 1, "b": 2}))
+	for _, tc := range []struct {
+		name, tool, args string
+		want             string // result text
+		wantErr          string // error text, for the model
+	}{
+		{name: "no parameters, empty", tool: "NoArgs", args: ``, want: "no args"},
+		{name: "no parameters, blank", tool: "NoArgs", args: "  \n", want: "no args"},
+		{name: "no parameters, null", tool: "NoArgs", args: `null`, want: "no args"},
+		{name: "no parameters, object", tool: "NoArgs", args: `{}`, want: "no args"},
+		{name: "no parameters, unknown field", tool: "NoArgs", args: `{"x":1}`, wantErr: `invalid arguments for tool "NoArgs": x: unknown field; remove it`},
+		{name: "context only", tool: "CtxOnly", args: `{}`, want: "ctx only"},
+		{name: "error only, nil", tool: "ErrOnly", want: toolcall.NoResultText},
+		{name: "no results", tool: "Nothing", want: toolcall.NoResultText},
+		{name: "struct to compact JSON", tool: "Struct", args: `{ "name" : "x", "days": 3 }`, want: `{"name":"x","days":3}`},
+		{name: "int accepts 2.0", tool: "Struct", args: `{"name":"x","days":2.0}`, want: `{"name":"x","days":2}`},
+		{name: "int accepts 1e1", tool: "Struct", args: `{"name":"x","days":1e1}`, want: `{"name":"x","days":10}`},
+		{name: "int rejects 2.5", tool: "Struct", args: `{"name":"x","days":2.5}`, wantErr: `invalid arguments for tool "Struct": days: expected integer, got number 2.5`},
+		{name: "nested wrong type names the path", tool: "Struct", args: `{"name":"x","options":{"days":"three"}}`, wantErr: `invalid arguments for tool "Struct": options.days: expected integer, got string`},
+		{name: "array element wrong type", tool: "Struct", args: `{"name":"x","tags":["a",2]}`, wantErr: `invalid arguments for tool "Struct": tags[1]: expected string, got number`},
+		{name: "unknown nested field", tool: "Struct", args: `{"name":"x","options":{"weeks":1}}`, wantErr: `options.weeks: unknown field; remove it`},
+		{name: "malformed JSON", tool: "Struct", args: `{"name":`, wantErr: `arguments are not valid JSON`},
+		{name: "duplicate keys", tool: "Struct", args: `{"name":"a","name":"b"}`, wantErr: `name: arguments are not valid JSON: duplicate object member name`},
+		{name: "field names match exactly", tool: "Struct", args: `{"Name":"x"}`, wantErr: `Name: unknown field`},
+		{name: "enum value decodes", tool: "Struct", args: `{"name":"x","unit":"F"}`, want: `{"name":"x","unit":"F"}`},
+		{name: "pointer struct", tool: "StructPtr", args: `{"name":"p"}`, want: `{"name":"p"}`},
+		{name: "pointer struct, no arguments", tool: "StructPtr", args: ``, want: `{"name":""}`},
+		{name: "positional", tool: "Positional", args: `{"a":2,"b":"hey"}`, want: "hey!!"},
+		{name: "positional wrong type", tool: "Positional", args: `{"a":"2","b":"hey"}`, wantErr: `a: expected integer, got string`},
+		{name: "tool context parameter", tool: "WithToolContext", args: `{"n":21}`, want: "42"},
+		{name: "raw JSON result as is", tool: "Raw", want: `{"raw": true}`},
+		{name: "bytes result as text", tool: "Bytes", want: "bytes"},
+		{name: "nil pointer result is null", tool: "NilPtr", want: "null"},
+		{name: "custom converter", tool: "Converted", want: "QUIET"},
+		{name: "duration from string", tool: "Duration", args: `{"wait":"1h30m"}`, want: "1h30m0s"},
+		{name: "duration from number is an error", tool: "Duration", args: `{"wait":5}`, wantErr: `wait: expected a duration string`},
+		{name: "tool error passes through", tool: "Failing", wantErr: "backend down"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := toolByName(t, tools, tc.tool).Call(ctx, json.RawMessage(tc.args))
+			if tc.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestCallArgumentErrorIsTyped(t *testing.T) {
+	t.Parallel()
+	tools, err := toolcall.ToolsFrom(callShapes{})
+	require.NoError(t, err)
+	_, err = toolByName(t, tools, "Struct").Call(context.Background(), json.RawMessage(`{"name":"x","options":{"days":true}}`))
+	var ae *toolcall.ArgumentError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "Struct", ae.Tool)
+	assert.Equal(t, []toolcall.Violation{{Path: "options.days", Rule: "type", Message: "expected integer, got boolean"}}, ae.Violations)
+}
+
+func TestFuncToolShapes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	supplier, err := toolcall.NewFunc("now", "Current time", func(context.Context, struct{}) (string, error) { return "noon", nil })
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"object","properties":{},"required":[],"additionalProperties":false}`, string(supplier.Definition().InputSchema))
+	got, err := supplier.Call(ctx, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "noon", got)
+
+	var seen string
+	consumer, err := toolcall.NewFunc("log", "Log a line", func(_ context.Context, in struct {
+		Line string `json:"line"`
+	}) (struct{}, error) {
+		seen = in.Line
+		return struct{}{}, nil
+	})
+	require.NoError(t, err)
+	got, err = consumer.Call(ctx, json.RawMessage(`{"line":"hello"}`))
+	require.NoError(t, err)
+	assert.Equal(t, toolcall.NoResultText, got)
+	assert.Equal(t, "hello", seen)
+
+	withTC, err := toolcall.NewFunc("tenant", "Tenant", func(ctx context.Context, _ struct{}) (any, error) {
+		return toolcall.ToolContextFrom(ctx).Value("tenantId"), nil
+	})
+	require.NoError(t, err)
+	got, err = withTC.Call(toolcall.ContextWithToolContext(ctx, toolcall.NewToolContext(map[string]any{"tenantId": "acme"})), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "acme", got)
+}
+
+func TestToolOptionsOverride(t *testing.T) {
+	t.Parallel()
+	schema := json.RawMessage(`{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`)
+	tool, err := toolcall.NewFunc("currentWeather", "Get the weather", currentWeather,
+		toolcall.WithName("weather"), toolcall.WithDescription("Weather now"),
+		toolcall.WithInputSchema(schema), toolcall.WithReturnDirect(true),
+		toolcall.WithConverter(func(v any) (string, error) { return "converted", nil }))
+	require.NoError(t, err)
+	assert.Equal(t, toolcall.Definition{Name: "weather", Description: "Weather now", InputSchema: schema}, tool.Definition())
+	assert.True(t, tool.Metadata().ReturnDirect)
+	got, err := tool.Call(context.Background(), json.RawMessage(`{"location":"Oslo","unit":"C"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "converted", got)
+
+	m, err := toolcall.NewMethod(Calculator{}, "Sum", toolcall.WithName("add"), toolcall.WithParams("x", "y: second"))
+	require.NoError(t, err)
+	assert.Equal(t, "add", m.Definition().Name)
+	assert.JSONEq(t, `{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number","description":"second"}},"required":["x","y"],"additionalProperties":false}`,
+		string(m.Definition().InputSchema))
+	got, err = m.Call(context.Background(), json.RawMessage(`{"x":1,"y":2}`))
+	require.NoError(t, err)
+	assert.Equal(t, "3", got)
+}
+
+func TestCustomTool(t *testing.T) {
+	t.Parallel()
+	tool, err := toolcall.NewTool(toolcall.Definition{
+		Name:        "echo",
+		Description: "Echo the text",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
+	}, func(_ context.Context, args json.RawMessage) (string, error) { return string(args), nil })
+	require.NoError(t, err)
+	got, err := tool.Call(context.Background(), json.RawMessage(`{"text":"hi"}`))
+	require.NoError(t, err)
+	assert.Equal(t, `{"text":"hi"}`, got)
+
+	none, err := toolcall.NewTool(toolcall.Definition{Name: "ping"}, func(context.Context, json.RawMessage) (string, error) { return "pong", nil })
+	require.NoError(t, err)
+	assert.Equal(t, "ping", none.Definition().Description)
+	assert.JSONEq(t, `{"type":"object","properties":{},"required":[],"additionalProperties":false}`, string(none.Definition().InputSchema))
+}
+
+func TestValidName(t *testing.T) {
+	t.Parallel()
+	assert.True(t, toolcall.ValidName("get_weather-2"))
+	assert.True(t, toolcall.ValidName(strings.Repeat("a", 64)))
+	for _, bad := range []string{"", "get weather", "a.b", "é", strings.Repeat("a", 65), "tool\x00"} {
+		assert.False(t, toolcall.ValidName(bad), bad)
+	}
+}

@@ -1,0 +1,350 @@
+package toolcall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// A Client runs prompts against a [ChatModel] and the tool-calling loop
+// between them: it sends the request, executes the tool calls of the reply
+// with its [Manager], sends the results back, and repeats until the model
+// answers, a tool returns directly, or the iteration limit is reached.
+//
+// A Client is safe for concurrent use by multiple goroutines. Its methods
+// that take options return a new Client and leave the receiver unchanged.
+type Client struct {
+	model   ChatModel
+	cfg     config
+	manager *Manager
+}
+
+// NewClient returns a Client for model. With no options it offers no tools,
+// runs tool calls concurrently, reports tool failures to the model, and
+// allows [DefaultMaxIterations] tool rounds.
+func NewClient(model ChatModel, opts ...Option) *Client {
+	c := &Client{model: model, cfg: defaultConfig()}
+	for _, o := range opts {
+		o.apply(&c.cfg)
+	}
+	c.manager = &Manager{cfg: c.cfg}
+	return c
+}
+
+// With returns a Client with opts applied over c's configuration.
+func (c *Client) With(opts ...Option) *Client {
+	d := &Client{model: c.model, cfg: c.cfg}
+	d.cfg.tools = append([]any(nil), c.cfg.tools...)
+	d.cfg.toolNames = append([]string(nil), c.cfg.toolNames...)
+	d.cfg.providers = append([]ToolProvider(nil), c.cfg.providers...)
+	for _, o := range opts {
+		o.apply(&d.cfg)
+	}
+	d.manager = &Manager{cfg: d.cfg}
+	return d
+}
+
+// Manager returns the Manager the client executes tool calls with.
+func (c *Client) Manager() *Manager { return c.manager }
+
+// Model returns the client's model.
+func (c *Client) Model() ChatModel { return c.model }
+
+// Prompt starts a request. Texts, if any, become user messages.
+func (c *Client) Prompt(user ...string) *Prompt {
+	p := &Prompt{c: c}
+	for _, u := range user {
+		p.User(u)
+	}
+	return p
+}
+
+// A Prompt builds one request. Its methods record what they are given and
+// return the Prompt; they do no I/O, and mistakes (an unknown tool name, a
+// type that is not a tool) are reported by Call or Stream. A Prompt is not
+// safe for concurrent use; make one per call.
+type Prompt struct {
+	c         *Client
+	system    *string
+	messages  []Message
+	tools     []any
+	names     []string
+	toolsSet  bool
+	tc        ToolContext
+	choice    ToolChoice
+	options   *Options
+	model     string
+	extraOpts []Option
+}
+
+// System sets the system message, replacing the client's default.
+func (p *Prompt) System(text string) *Prompt { p.system = &text; return p }
+
+// User adds a user message.
+func (p *Prompt) User(text string) *Prompt {
+	p.messages = append(p.messages, UserMessage(text))
+	return p
+}
+
+// Messages adds messages, e.g. an earlier conversation.
+func (p *Prompt) Messages(msgs ...Message) *Prompt {
+	p.messages = append(p.messages, msgs...)
+	return p
+}
+
+// Tools offers tools for this call: [Tool] values or objects with [Method]
+// fields. Tools and ToolNames given to a prompt replace the client's
+// default tools and names.
+func (p *Prompt) Tools(tools ...any) *Prompt {
+	p.tools = append(p.tools, tools...)
+	p.toolsSet = true
+	return p
+}
+
+// ToolNames offers tools by name, resolved with the client's [Resolver].
+// An unknown name makes Call fail before the model is asked.
+func (p *Prompt) ToolNames(names ...string) *Prompt {
+	p.names = append(p.names, names...)
+	p.toolsSet = true
+	return p
+}
+
+// ToolContext adds data for the tools, merged over the client's default
+// (this call's values win per key). It never reaches the model.
+func (p *Prompt) ToolContext(m map[string]any) *Prompt {
+	p.tc = p.tc.Merge(NewToolContext(m))
+	return p
+}
+
+// ToolChoice constrains tool use. A forced choice (required, or a named
+// tool) applies to the first model round only; later rounds use auto, so a
+// forced choice cannot loop.
+func (p *Prompt) ToolChoice(choice ToolChoice) *Prompt { p.choice = choice; return p }
+
+// Options sets the sampling options, replacing the client's default.
+func (p *Prompt) Options(o Options) *Prompt { p.options = &o; return p }
+
+// Model overrides the provider's configured model for this call.
+func (p *Prompt) Model(name string) *Prompt { p.model = name; return p }
+
+// With applies client options to this call only, e.g. WithMaxIterations.
+func (p *Prompt) With(opts ...Option) *Prompt {
+	p.extraOpts = append(p.extraOpts, opts...)
+	return p
+}
+
+// A Response is the outcome of a call.
+type Response struct {
+	// Message is the model's final message. When tools returned directly
+	// it is the last model message, which holds the tool calls.
+	Message Message
+	// History is the whole conversation, valid to send again: the request's
+	// messages, every model message, and one tool message per tool call.
+	History []Message
+	// Executions records every tool call, in order.
+	Executions []ToolExecution
+	// Intermediate holds every model response, in order, the final one
+	// included.
+	Intermediate []*ModelResponse
+	// Usage is the token usage summed over all model rounds.
+	Usage Usage
+	// ReturnedDirect reports that the call ended with tool results returned
+	// directly, without a final model answer.
+	ReturnedDirect bool
+	// Rounds is the number of model requests made.
+	Rounds int
+}
+
+// Content returns the answer: the model's final text, or, when tools
+// returned directly, their results joined by newlines.
+func (r *Response) Content() string {
+	if r == nil {
+		return ""
+	}
+	if r.ReturnedDirect {
+		return strings.Join(r.DirectResults(), "\n")
+	}
+	return r.Message.Content
+}
+
+// DirectResults returns the results of the tools that returned directly,
+// in call order; nil unless ReturnedDirect.
+func (r *Response) DirectResults() []string {
+	if r == nil || !r.ReturnedDirect {
+		return nil
+	}
+	var out []string
+	for _, e := range r.Executions {
+		if e.Round == r.Rounds {
+			out = append(out, e.Result)
+		}
+	}
+	return out
+}
+
+// call is one Call or Stream in progress.
+type call struct {
+	p     *Prompt
+	cfg   config
+	tools []Tool
+	req   Request
+	resp  *Response
+	// onExecuted, when set, sees each execution; false stops the call.
+	onExecuted func(ToolExecution) bool
+}
+
+func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
+	cfg := p.c.cfg
+	for _, o := range p.extraOpts {
+		o.apply(&cfg)
+	}
+	cl := &call{p: p, cfg: cfg, resp: &Response{}}
+	items, names := cfg.tools, cfg.toolNames
+	if p.toolsSet {
+		items, names = p.tools, p.names
+	}
+	tools, err := collectTools(items)
+	if err != nil {
+		return ctx, nil, err
+	}
+	for _, n := range names {
+		var t Tool
+		ok := false
+		if cfg.resolver != nil {
+			t, ok = cfg.resolver.Resolve(ctx, n)
+		}
+		if !ok || t == nil {
+			return ctx, nil, fmt.Errorf("%w: no tool named %q can be resolved", ErrToolNotFound, n)
+		}
+		tools = append(tools, t)
+	}
+	cl.tools = tools
+	ctx = ContextWithToolContext(ctx, cfg.toolContext.Merge(p.tc))
+	system := cfg.system
+	if p.system != nil {
+		system = *p.system
+	}
+	msgs := make([]Message, 0, len(p.messages)+1)
+	if system != "" {
+		msgs = append(msgs, SystemMessage(system))
+	}
+	msgs = append(msgs, p.messages...)
+	cl.req = Request{Model: p.model, Messages: msgs, ToolChoice: p.choice, Options: cfg.options}
+	if p.options != nil {
+		cl.req.Options = *p.options
+	}
+	if len(msgs) == 0 {
+		return ctx, nil, errors.New("toolcall: prompt has no messages")
+	}
+	return ctx, cl, nil
+}
+
+// request returns the request for a round: the offered tools, including
+// those of tool providers, and the tool choice (forced only in round 1).
+func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error) {
+	req := cl.req
+	tools := cl.tools
+	if len(cl.cfg.providers) > 0 {
+		tools = append([]Tool(nil), tools...)
+		for _, pr := range cl.cfg.providers {
+			more, err := pr.Tools(ctx, &req)
+			if err != nil {
+				return nil, nil, fmt.Errorf("toolcall: tool provider: %w", err)
+			}
+			tools = append(tools, more...)
+		}
+	}
+	defs, err := cl.p.c.manager.withConfig(&cl.cfg).Definitions(tools)
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Tools = defs
+	if round > 1 && req.ToolChoice.forced() {
+		req.ToolChoice = ToolChoice{Mode: ToolChoiceAuto}
+	}
+	return &req, tools, nil
+}
+
+func (m *Manager) withConfig(cfg *config) *Manager { return &Manager{cfg: *cfg} }
+
+// eligible applies the eligibility predicate (L5).
+func (cl *call) eligible(resp *ModelResponse) bool {
+	if cl.cfg.noExecution {
+		return false
+	}
+	if cl.cfg.eligible != nil {
+		return cl.cfg.eligible(resp)
+	}
+	return resp.HasToolCalls()
+}
+
+// Call runs the prompt to its end. On an error after the first round the
+// Response is returned too, with the history so far, valid to resend.
+func (p *Prompt) Call(ctx context.Context) (*Response, error) {
+	ctx, cl, err := p.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return cl.run(ctx, func(ctx context.Context, req *Request) (*ModelResponse, error) {
+		return p.c.model.Chat(ctx, req)
+	})
+}
+
+type chatFunc func(ctx context.Context, req *Request) (*ModelResponse, error)
+
+// run is the loop shared by Call and Stream.
+func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
+	resp := cl.resp
+	hooks := cl.cfg.hooks
+	for round := 1; ; round++ {
+		req, tools, err := cl.request(ctx, round)
+		if err != nil {
+			return resp, err
+		}
+		if hooks.BeforeModel != nil {
+			hooks.BeforeModel(ctx, req)
+		}
+		mr, err := chat(ctx, req)
+		if hooks.AfterModel != nil {
+			hooks.AfterModel(ctx, req, mr, err)
+		}
+		if err == nil && mr == nil {
+			err = fmt.Errorf("%w: model returned no response", ErrBadResponse)
+		}
+		if err != nil {
+			resp.History = req.Messages
+			return resp, err
+		}
+		resp.Rounds = round
+		resp.Intermediate = append(resp.Intermediate, mr)
+		resp.Usage = resp.Usage.Add(mr.Usage)
+		resp.Message = mr.Message
+		if !cl.eligible(mr) {
+			resp.History = append(req.Messages[:len(req.Messages):len(req.Messages)], mr.Message)
+			return resp, nil
+		}
+		if round > cl.cfg.maxIterations {
+			resp.History = req.Messages
+			return resp, fmt.Errorf("%w: the model still called tools after %d rounds", ErrMaxIterations, cl.cfg.maxIterations)
+		}
+		ex, err := cl.p.c.manager.execute(ctx, &cl.cfg, tools, req.Messages, mr, round)
+		resp.Executions = append(resp.Executions, ex.Executions...)
+		resp.History = ex.History
+		if cl.onExecuted != nil {
+			for i := range ex.Executions {
+				if !cl.onExecuted(ex.Executions[i]) {
+					return resp, ErrStreamStopped
+				}
+			}
+		}
+		if err != nil {
+			return resp, err
+		}
+		if ex.ReturnDirect {
+			resp.ReturnedDirect = true
+			return resp, nil
+		}
+		cl.req.Messages = ex.History
+	}
+}

@@ -1,0 +1,121 @@
+package toolcall
+
+import (
+	"context"
+	"iter"
+	"maps"
+	"slices"
+	"sync/atomic"
+)
+
+// A ToolContext carries the caller's data to tools, such as a tenant or
+// user id. It never reaches the model. A ToolContext is immutable and safe
+// for concurrent use; the zero value is empty.
+//
+// A tool receives it by declaring a ToolContext parameter (method tools) or
+// with [ToolContextFrom] (any tool).
+type ToolContext struct{ m map[string]any }
+
+// NewToolContext returns a ToolContext holding a copy of m.
+func NewToolContext(m map[string]any) ToolContext {
+	if len(m) == 0 {
+		return ToolContext{}
+	}
+	return ToolContext{m: maps.Clone(m)}
+}
+
+// Value returns the value for key, or nil.
+func (tc ToolContext) Value(key string) any { return tc.m[key] }
+
+// Lookup returns the value for key and whether it is present.
+func (tc ToolContext) Lookup(key string) (any, bool) {
+	v, ok := tc.m[key]
+	return v, ok
+}
+
+// Len returns the number of keys.
+func (tc ToolContext) Len() int { return len(tc.m) }
+
+// All returns the keys and values, in key order.
+func (tc ToolContext) All() iter.Seq2[string, any] {
+	return func(yield func(string, any) bool) {
+		for _, k := range slices.Sorted(maps.Keys(tc.m)) {
+			if !yield(k, tc.m[k]) {
+				return
+			}
+		}
+	}
+}
+
+// Merge returns tc with the keys of over added; over wins on a clash.
+func (tc ToolContext) Merge(over ToolContext) ToolContext {
+	switch {
+	case len(over.m) == 0:
+		return tc
+	case len(tc.m) == 0:
+		return over
+	}
+	m := maps.Clone(tc.m)
+	maps.Copy(m, over.m)
+	return ToolContext{m: m}
+}
+
+// CallInfo describes the tool call being executed.
+type CallInfo struct {
+	ID    string // the model's call id
+	Name  string // the tool name
+	Round int    // the model round trip that asked for the call, from 1
+	// History is the conversation up to and including the assistant
+	// message with the call. It is shared: do not modify it.
+	History []Message
+}
+
+type ctxKey int
+
+const (
+	toolContextKey ctxKey = iota
+	callStateKey
+	converterKey
+)
+
+// callState is what a running tool can see and change of its call.
+type callState struct {
+	info         CallInfo
+	returnDirect atomic.Bool
+}
+
+// ContextWithToolContext returns ctx carrying tc, for tools called outside a
+// [Client] (a Client and a [Manager] do this themselves).
+func ContextWithToolContext(ctx context.Context, tc ToolContext) context.Context {
+	return context.WithValue(ctx, toolContextKey, tc)
+}
+
+// ToolContextFrom returns the ToolContext of the call ctx belongs to, or an
+// empty one.
+func ToolContextFrom(ctx context.Context) ToolContext {
+	tc, _ := ctx.Value(toolContextKey).(ToolContext)
+	return tc
+}
+
+// CallInfoFrom returns information about the tool call ctx belongs to. It
+// reports false outside a call made by a [Manager].
+func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
+	s, ok := ctx.Value(callStateKey).(*callState)
+	if !ok {
+		return CallInfo{}, false
+	}
+	return s.info, true
+}
+
+// SetReturnDirect asks, from inside a running tool, that its result go
+// straight to the caller, as if the tool had [Metadata.ReturnDirect]. As with
+// static returnDirect, it takes effect only when every tool called in the
+// same response returns directly and none failed. It reports false outside a
+// call made by a [Manager].
+func SetReturnDirect(ctx context.Context) bool {
+	s, ok := ctx.Value(callStateKey).(*callState)
+	if ok {
+		s.returnDirect.Store(true)
+	}
+	return ok
+}

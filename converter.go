@@ -1,0 +1,31 @@
+package toolcall
+
+import "encoding/json"
+
+// NoResultText is what the model receives from a tool that returns no value
+// (only an error, or nothing) and succeeded.
+const NoResultText = "Success"
+
+// A ResultConverter turns a tool's result into the text sent to the model.
+// It is not called for tools that return no value.
+type ResultConverter func(result any) (string, error)
+
+// ConvertResult is the default conversion: a string or [json.RawMessage] is
+// sent as is, a []byte as a string, and any other value, nil included, as
+// compact JSON.
+func ConvertResult(result any) (string, error) {
+	switch v := result.(type) {
+	case string:
+		return v, nil
+	case json.RawMessage:
+		if len(v) == 0 {
+			return "null", nil
+		}
+		return string(v), nil
+	case []byte:
+		return string(v), nil
+	case nil:
+		return "null", nil
+	}
+	return encodeResult(result)
+}

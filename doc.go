@@ -1,0 +1,78 @@
+// Package toolcall gives a chat model your Go functions as tools and runs
+// the model<->tool loop: the model asks for calls, toolcall runs them with
+// the model's arguments, sends the results back, and repeats until the
+// model answers.
+//
+// # Quick start
+//
+//	type WeatherRequest struct {
+//		Location string `json:"location" jsonschema:"description=City name"`
+//		Unit     string `json:"unit,omitempty" jsonschema:"enum=C,enum=F"`
+//	}
+//
+//	weather, err := toolcall.NewFunc("currentWeather", "Get the weather in a location",
+//		func(ctx context.Context, in WeatherRequest) (string, error) {
+//			return "30 degrees and sunny", nil
+//		})
+//
+//	client := toolcall.NewClient(model) // e.g. openai.New(...) or ollama.New(...)
+//	resp, err := client.Prompt().User("What's the weather in Paris?").Tools(weather).Call(ctx)
+//	fmt.Println(resp.Content())
+//
+// Package toolcalltest has a scripted model for running all of this
+// offline, in tests and examples.
+//
+// # Defining tools
+//
+// Three ways, all giving a [Tool]:
+//
+//   - Method tools: a struct opts its methods in with blank [Method] fields
+//     whose tags give name, description, returnDirect, params and converter;
+//     [ToolsFrom] turns the object into tools. A method is never a tool by
+//     accident.
+//   - Function tools: [NewFunc] turns a func(ctx, In) (Out, error) into a
+//     tool; the parameters are In's fields.
+//   - Custom tools: [NewTool] with a hand-written [Definition], or any type
+//     implementing [Tool].
+//
+// Parameters follow encoding/json: the json tag names a field, "-" hides
+// it, and omitempty or omitzero makes it optional; every other field is
+// required. Descriptions and constraints use github.com/invopop/jsonschema's
+// jsonschema tag (description, enum, minimum, maximum, pattern, format,
+// default, examples...).
+//
+// # Schemas
+//
+// [SchemaFor] shows the schema of an argument type. Nested types are
+// inlined; $defs/$ref appear only for recursive types; every object has
+// additionalProperties false; there is no $schema or $id. A type is
+// reflected once and cached. [WithStrict] and [WithStrictTools] select the
+// strict variant for OpenAI's structured outputs.
+//
+// # Executing calls
+//
+// Arguments that are empty, blank or null mean {}. Before a tool runs, its
+// arguments are checked against its schema (type, required, enum, bounds,
+// pattern, unknown fields); a violation goes back to the model as the tool
+// result, naming the field and the rule, and the tool does not run.
+// Decoding is strict: field names match exactly, unknown fields and
+// duplicate keys are errors for the model, and a number such as 2.0 is
+// accepted for an integer while 2.5 is not. time.Duration parameters take
+// strings such as "1h30m".
+//
+// Results become text by [ConvertResult]: strings and json.RawMessage as
+// they are, a tool with no result value sends [NoResultText], anything else
+// is compact JSON (nil included, as null). [WithConverter] and
+// [WithResultConverter] replace it per tool and per client.
+//
+// # The loop
+//
+// A [Client] sends the prompt, lets its [Manager] execute the tool calls of
+// each reply (concurrently, in call order, see [WithConcurrency]), and sends
+// the results back, at most [DefaultMaxIterations] rounds ([WithMaxIterations]).
+// A tool error goes to the model as the result and the loop goes on; a
+// [ToolErrorHandler] may instead abort. A call to a tool that was not offered
+// runs nothing. When every tool called in a reply has returnDirect, their
+// results are the answer. The [ToolContext] carries the caller's data to the
+// tools and never to the model. Hooks observe every model and tool call.
+package toolcall

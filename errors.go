@@ -1,0 +1,183 @@
+package toolcall
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Errors at tool definition. Definition errors wrap one of these and are
+// [*DefinitionError] values naming the type, method and parameter path.
+var (
+	ErrInvalidTool          = errors.New("toolcall: invalid tool")
+	ErrInvalidName          = errors.New("toolcall: invalid tool name")
+	ErrNoTools              = errors.New("toolcall: no tools")
+	ErrDuplicateTool        = errors.New("toolcall: duplicate tool name")
+	ErrUnsupportedType      = errors.New("toolcall: unsupported parameter type")
+	ErrUnsupportedSignature = errors.New("toolcall: unsupported signature")
+)
+
+// Errors of the tool-calling loop.
+var (
+	// ErrToolNotFound: the model called a tool that the request did not offer.
+	// By default the model is told so; see [WithUnknownToolPolicy].
+	ErrToolNotFound = errors.New("toolcall: tool not found")
+	// ErrMaxIterations: the model was still calling tools after the last
+	// allowed round. The response returned with it holds the history.
+	ErrMaxIterations = errors.New("toolcall: iteration limit reached")
+	// ErrFatal marks a tool error that must end the call instead of being
+	// reported to the model: wrap it, as in fmt.Errorf("...: %w", toolcall.ErrFatal).
+	ErrFatal = errors.New("toolcall: fatal tool error")
+	// ErrStreamStopped: the consumer of a stream stopped reading.
+	ErrStreamStopped = errors.New("toolcall: stream stopped by consumer")
+)
+
+// Errors that providers return, wrapped in a [*ProviderError].
+var (
+	ErrUnauthorized      = errors.New("toolcall: unauthorized")
+	ErrModelNotFound     = errors.New("toolcall: model not found")
+	ErrRateLimited       = errors.New("toolcall: rate limited")
+	ErrServer            = errors.New("toolcall: server error")
+	ErrBadRequest        = errors.New("toolcall: bad request")
+	ErrToolsNotSupported = errors.New("toolcall: model does not support tools")
+	ErrBadResponse       = errors.New("toolcall: malformed response")
+)
+
+// A DefinitionError reports why a Go type, method or func cannot be a tool.
+// Path is the parameter path of the offending part, e.g. "options.callback",
+// empty when the problem is not a parameter.
+type DefinitionError struct {
+	Type   string // the Go type, e.g. "*shop.CustomerTools"; empty for funcs
+	Method string // the method or tool name
+	Path   string
+	Err    error // wraps one of the Err* sentinels above
+}
+
+func (e *DefinitionError) Error() string {
+	var b strings.Builder
+	b.WriteString("toolcall: ")
+	switch {
+	case e.Type != "" && e.Method != "":
+		fmt.Fprintf(&b, "%s.%s", e.Type, e.Method)
+	case e.Type != "":
+		b.WriteString(e.Type)
+	default:
+		fmt.Fprintf(&b, "tool %q", e.Method)
+	}
+	if e.Path != "" {
+		fmt.Fprintf(&b, ": parameter %s", e.Path)
+	}
+	b.WriteString(": ")
+	b.WriteString(strings.TrimPrefix(e.Err.Error(), "toolcall: "))
+	return b.String()
+}
+
+func (e *DefinitionError) Unwrap() error { return e.Err }
+
+// A ToolError records a failed tool call: the tool returned an error or
+// panicked. It wraps the cause.
+type ToolError struct {
+	Name   string // tool name
+	CallID string // the model's call id
+	Err    error
+	// Panic is the recovered value when the tool panicked.
+	Panic any
+}
+
+func (e *ToolError) Error() string {
+	return fmt.Sprintf("toolcall: tool %q (call %s): %v", e.Name, e.CallID, e.Err)
+}
+
+func (e *ToolError) Unwrap() error { return e.Err }
+
+// A Violation is one way a tool's arguments broke its schema.
+type Violation struct {
+	Path    string // e.g. "options.days" or "tags[2]"; empty for the whole object
+	Rule    string // the schema keyword, e.g. "type", "required", "enum", "maximum"
+	Message string // for the model, e.g. "must be <= 14"
+}
+
+func (v Violation) String() string {
+	if v.Path == "" {
+		return v.Message
+	}
+	return v.Path + ": " + v.Message
+}
+
+// An ArgumentError reports arguments that do not fit a tool: malformed JSON,
+// a wrong type or a schema rule broken. Its message is written for the model,
+// which gets it as the tool result and can correct its call.
+type ArgumentError struct {
+	Tool       string
+	Violations []Violation
+}
+
+func (e *ArgumentError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "invalid arguments for tool %q: ", e.Tool)
+	for i, v := range e.Violations {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(v.String())
+	}
+	return b.String()
+}
+
+// A ProviderError is an error a model server returned or a failure to reach
+// it. It wraps one of [ErrUnauthorized], [ErrModelNotFound],
+// [ErrRateLimited], [ErrServer], [ErrBadRequest], [ErrToolsNotSupported] or
+// [ErrBadResponse] when one applies, and the transport error otherwise.
+// It never contains the API key.
+type ProviderError struct {
+	Provider   string // "openai", "ollama"
+	StatusCode int    // HTTP status; 0 when no response was received
+	Message    string // the server's message, without the raw body
+	Model      string
+	// RetryAfter is the wait the server asked for (HTTP Retry-After), or 0.
+	RetryAfter time.Duration
+	Err        error
+}
+
+func (e *ProviderError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Provider)
+	if e.StatusCode != 0 {
+		fmt.Fprintf(&b, ": HTTP %d", e.StatusCode)
+	}
+	if e.Model != "" {
+		fmt.Fprintf(&b, ": model %q", e.Model)
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(strings.TrimPrefix(e.Err.Error(), "toolcall: "))
+	}
+	if e.Message != "" && (e.Err == nil || !strings.Contains(e.Err.Error(), e.Message)) {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	return b.String()
+}
+
+func (e *ProviderError) Unwrap() error { return e.Err }
+
+// StatusError returns the sentinel that matches an HTTP status, or nil.
+func StatusError(status int) error {
+	switch {
+	case status == 401 || status == 403:
+		return ErrUnauthorized
+	case status == 404:
+		return ErrModelNotFound
+	case status == 429:
+		return ErrRateLimited
+	case status >= 500:
+		return ErrServer
+	case status >= 400:
+		return ErrBadRequest
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+// Package jsonnode holds an order-preserving JSON tree, used to rewrite
+// generated schemas without reordering their properties.
+package jsonnode
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// A Member is one name/value pair of an Object.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// An Object is a JSON object whose members keep their order. Values are
+// *Object, []any, string, json.Number, bool or nil.
+type Object struct{ Members []Member }
+
+// Get returns the value of key.
+func (o *Object) Get(key string) (any, bool) {
+	for _, m := range o.Members {
+		if m.Key == key {
+			return m.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Set replaces the value of key, or appends it.
+func (o *Object) Set(key string, v any) {
+	for i := range o.Members {
+		if o.Members[i].Key == key {
+			o.Members[i].Value = v
+			return
+		}
+	}
+	o.Members = append(o.Members, Member{key, v})
+}
+
+// Delete removes key.
+func (o *Object) Delete(key string) {
+	for i := range o.Members {
+		if o.Members[i].Key == key {
+			o.Members = append(o.Members[:i], o.Members[i+1:]...)
+			return
+		}
+	}
+}
+
+// Clone returns a deep copy of v.
+func Clone(v any) any {
+	switch v := v.(type) {
+	case *Object:
+		c := &Object{Members: make([]Member, len(v.Members))}
+		for i, m := range v.Members {
+			c.Members[i] = Member{m.Key, Clone(m.Value)}
+		}
+		return c
+	case []any:
+		c := make([]any, len(v))
+		for i, e := range v {
+			c[i] = Clone(e)
+		}
+		return c
+	}
+	return v
+}
+
+// Parse reads one JSON value.
+func Parse(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := parse(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("jsonnode: data after the value")
+	}
+	return v, nil
+}
+
+func parse(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok := tok.(type) {
+	case json.Delim:
+		switch tok {
+		case '{':
+			o := &Object{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				v, err := parse(dec)
+				if err != nil {
+					return nil, err
+				}
+				o.Members = append(o.Members, Member{k.(string), v})
+			}
+			_, err := dec.Token()
+			return o, err
+		case '[':
+			a := []any{}
+			for dec.More() {
+				v, err := parse(dec)
+				if err != nil {
+					return nil, err
+				}
+				a = append(a, v)
+			}
+			_, err := dec.Token()
+			return a, err
+		}
+		return nil, fmt.Errorf("jsonnode: unexpected %v", tok)
+	}
+	return tok, nil
+}
+
+// Marshal writes v as compact JSON.
+func Marshal(v any) []byte {
+	var b bytes.Buffer
+	write(&b, v)
+	return b.Bytes()
+}
+
+func write(b *bytes.Buffer, v any) {
+	switch v := v.(type) {
+	case *Object:
+		b.WriteByte('{')
+		for i, m := range v.Members {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, m.Key)
+			b.WriteByte(':')
+			write(b, m.Value)
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			write(b, e)
+		}
+		b.WriteByte(']')
+	case []string:
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, e)
+		}
+		b.WriteByte(']')
+	case string:
+		writeString(b, v)
+	case json.Number:
+		b.WriteString(v.String())
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
+	case nil:
+		b.WriteString("null")
+	default:
+		out, err := json.Marshal(v)
+		if err != nil {
+			out = []byte("null")
+		}
+		b.Write(out)
+	}
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b.Truncate(b.Len() - 1) // Encode's newline
+}

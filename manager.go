@@ -1,0 +1,361 @@
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultConcurrency bounds how many tool calls of one model response run
+// at once, unless [WithConcurrency] says otherwise.
+const DefaultConcurrency = 16
+
+// A Manager executes the tool calls of a model response: it finds each
+// called tool among the tools offered, validates the arguments against the
+// tool's schema, calls it, converts the result, and applies the error
+// policy. It is what a [Client] runs between model rounds, and what a
+// program that drives its own loop calls directly.
+//
+// A Manager holds only its configuration and is safe for concurrent use by
+// multiple goroutines.
+type Manager struct {
+	cfg config
+}
+
+// NewManager returns a Manager. Options that concern only a client's loop
+// (such as [WithMaxIterations]) are ignored.
+func NewManager(opts ...Option) *Manager {
+	m := &Manager{cfg: defaultConfig()}
+	for _, o := range opts {
+		o.apply(&m.cfg)
+	}
+	return m
+}
+
+// A ToolExecution records one tool call of the loop.
+type ToolExecution struct {
+	Call   ToolCall
+	Result string // the text sent to the model (or returned directly)
+	// IsError reports whether Result describes a failure: the tool returned
+	// an error or panicked, the arguments were invalid, or the tool does not
+	// exist.
+	IsError bool
+	// Err is the failure: a *ToolError, wrapping an *ArgumentError for bad
+	// arguments or ErrToolNotFound for an unknown tool. Nil on success.
+	Err          error
+	Duration     time.Duration
+	ReturnDirect bool // the tool returned directly (statically or at run time)
+	Round        int  // the model round trip that asked for the call, from 1
+}
+
+// An Execution is the outcome of executing one response's tool calls.
+type Execution struct {
+	// History is the request's messages, then the assistant message with
+	// the calls, then one tool message per call, in call order. It is valid
+	// to send back to the model.
+	History []Message
+	// Executions has one entry per call, in call order.
+	Executions []ToolExecution
+	// ReturnDirect reports that every call returned directly and none
+	// failed: the results are the answer and no further model call is due.
+	ReturnDirect bool
+}
+
+// Definitions returns the definitions of tools, for a [Request]. Tools with
+// the same name are an error naming both, with [ErrDuplicateTool].
+func (m *Manager) Definitions(tools []Tool) ([]Definition, error) {
+	defs := make([]Definition, len(tools))
+	for i, t := range tools {
+		if t == nil {
+			return nil, fmt.Errorf("%w: tool %d is nil", ErrInvalidTool, i)
+		}
+		defs[i] = t.Definition()
+		if m.cfg.strict && !defs[i].Strict {
+			defs[i] = strictDefinition(t, defs[i])
+		}
+		for j := range i {
+			if defs[j].Name == defs[i].Name {
+				return nil, &DefinitionError{Method: defs[i].Name,
+					Err: fmt.Errorf("%w: %q is given by %s and %s", ErrDuplicateTool, defs[i].Name, toolSource(tools[j]), toolSource(tools[i]))}
+			}
+		}
+	}
+	return defs, nil
+}
+
+func toolSource(t Tool) string {
+	switch t := t.(type) {
+	case *reflectTool:
+		return fmt.Sprintf("method %s (%s)", t.def.Name, t.fn.Type())
+	}
+	return fmt.Sprintf("%T", t)
+}
+
+// Execute runs the tool calls of resp, which answered req, with tools: the
+// tools offered in req. A call to any other tool runs nothing (see
+// [WithUnknownToolPolicy]). Calls run concurrently, bounded by
+// [WithConcurrency]; a single call runs on the caller's goroutine.
+//
+// Tool failures are reported to the model by default (see
+// [WithToolErrorHandler]). Execute returns an error only when the policy
+// aborts or ctx ends; the Execution is then still returned, and its History
+// answers every call, so it is valid to resend.
+func (m *Manager) Execute(ctx context.Context, tools []Tool, req *Request, resp *ModelResponse) (*Execution, error) {
+	return m.execute(ctx, &m.cfg, tools, req.Messages, resp, 1)
+}
+
+// execute is Execute with the client's configuration and round.
+func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, history []Message, resp *ModelResponse, round int) (*Execution, error) {
+	calls := resp.Message.ToolCalls
+	hist := make([]Message, 0, len(history)+1+len(calls))
+	hist = append(hist, history...)
+	hist = append(hist, resp.Message)
+	ex := &Execution{Executions: make([]ToolExecution, len(calls))}
+	errs := make([]error, len(calls))
+
+	run := func(ctx context.Context, i int) {
+		ex.Executions[i], errs[i] = m.executeOne(ctx, cfg, tools, calls[i], hist, round)
+	}
+	switch {
+	case len(calls) == 1 || cfg.concurrency == 1:
+		aborted := false
+		for i := range calls {
+			if aborted || ctx.Err() != nil {
+				ex.Executions[i] = notRun(calls[i], round)
+				continue
+			}
+			run(ctx, i)
+			aborted = errs[i] != nil
+		}
+	default:
+		runCtx, cancel := context.WithCancel(ctx)
+		sem := make(chan struct{}, cfg.concurrency)
+		var wg sync.WaitGroup
+		for i := range calls {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				select {
+				case sem <- struct{}{}:
+				case <-runCtx.Done():
+					ex.Executions[i] = notRun(calls[i], round)
+					return
+				}
+				defer func() { <-sem }()
+				if runCtx.Err() != nil {
+					ex.Executions[i] = notRun(calls[i], round)
+					return
+				}
+				run(runCtx, i)
+				if errs[i] != nil {
+					cancel() // an abort stops the calls still running
+				}
+			}()
+		}
+		wg.Wait()
+		cancel()
+	}
+
+	direct := len(calls) > 0
+	for _, e := range ex.Executions {
+		msg := ToolMessage(e.Call, e.Result)
+		msg.IsError = e.IsError
+		hist = append(hist, msg)
+		if e.IsError || !e.ReturnDirect {
+			direct = false
+		}
+	}
+	ex.History = hist
+	ex.ReturnDirect = direct
+	if err := ctx.Err(); err != nil {
+		return ex, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return ex, err
+		}
+	}
+	return ex, nil
+}
+
+// notRun is the record of a call skipped because the call was aborted.
+func notRun(call ToolCall, round int) ToolExecution {
+	return ToolExecution{Call: call, Round: round, IsError: true,
+		Result: "tool call not executed: the request was aborted",
+		Err:    &ToolError{Name: call.Name, CallID: call.ID, Err: context.Canceled}}
+}
+
+// executeOne runs one call. A non-nil error aborts the loop.
+func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, call ToolCall, hist []Message, round int) (ToolExecution, error) {
+	start := time.Now()
+	e := ToolExecution{Call: call, Round: round}
+	if h := cfg.hooks.BeforeTool; h != nil {
+		h(ctx, call)
+	}
+	finish := func(err error) (ToolExecution, error) {
+		e.Duration = time.Since(start)
+		if h := cfg.hooks.AfterTool; h != nil {
+			h(ctx, e)
+		}
+		return e, err
+	}
+
+	var tool Tool
+	for _, t := range tools {
+		if t.Definition().Name == call.Name {
+			tool = t
+			break
+		}
+	}
+	if tool == nil {
+		te := &ToolError{Name: call.Name, CallID: call.ID, Err: ErrToolNotFound}
+		e.Err, e.IsError = te, true
+		if cfg.unknownTool == UnknownToolAbort {
+			e.Result = unknownToolText(call.Name, tools)
+			return finish(te)
+		}
+		e.Result = unknownToolText(call.Name, tools)
+		return finish(nil)
+	}
+
+	def := tool.Definition()
+	if cfg.strict && !def.Strict {
+		def = strictDefinition(tool, def)
+	}
+	args := normalizeArguments(call.Arguments)
+	if cfg.maxArgumentBytes > 0 && len(args) > cfg.maxArgumentBytes {
+		ae := &ArgumentError{Tool: def.Name, Violations: []Violation{{Rule: "maxLength",
+			Message: fmt.Sprintf("arguments are %d bytes long, the limit is %d", len(args), cfg.maxArgumentBytes)}}}
+		return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: ae}))
+	}
+	if v := validatorFor(tool, def); v != nil && !cfg.noValidation {
+		if err := v.Validate(def.Name, args); err != nil {
+			return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: err}))
+		}
+	}
+
+	state := &callState{info: CallInfo{ID: call.ID, Name: def.Name, Round: round, History: hist}}
+	tctx := context.WithValue(ctx, callStateKey, state)
+	if _, ok := ctx.Value(toolContextKey).(ToolContext); !ok {
+		tctx = context.WithValue(tctx, toolContextKey, ToolContext{})
+	}
+	if cfg.converter != nil {
+		tctx = context.WithValue(tctx, converterKey, cfg.converter)
+	}
+	if cfg.toolTimeout > 0 {
+		var cancel context.CancelFunc
+		tctx, cancel = context.WithTimeout(tctx, cfg.toolTimeout)
+		defer cancel()
+	}
+	result, err := safeCall(tctx, tool, args)
+	if err == nil {
+		if cfg.maxResultBytes > 0 && len(result) > cfg.maxResultBytes {
+			result = truncate(result, cfg.maxResultBytes)
+		}
+		e.Result = result
+		e.ReturnDirect = tool.Metadata().ReturnDirect || state.returnDirect.Load()
+		return finish(nil)
+	}
+	te, ok := err.(*ToolError)
+	if !ok {
+		te = &ToolError{Err: err}
+	}
+	te.Name, te.CallID = def.Name, call.ID
+	if cfg.toolTimeout > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
+		te.Err = fmt.Errorf("timed out after %s: %w", cfg.toolTimeout, te.Err)
+	}
+	return finish(m.fail(ctx, cfg, &e, te))
+}
+
+// fail applies the error policy to te and fills e. A non-nil result aborts.
+func (m *Manager) fail(ctx context.Context, cfg *config, e *ToolExecution, te *ToolError) error {
+	e.Err, e.IsError = te, true
+	handler := cfg.errorHandler
+	if handler == nil {
+		handler = DefaultToolErrorHandler
+	}
+	text, err := handler(ctx, te)
+	if strings.TrimSpace(text) == "" {
+		text = fmt.Sprintf("tool %s failed", te.Name)
+	}
+	e.Result = text
+	return err
+}
+
+// DefaultToolErrorHandler is the error policy used unless
+// [WithToolErrorHandler] replaces it: the caller's context ending and errors
+// wrapping [ErrFatal] abort the call; any other error's message is sent to
+// the model, which may correct itself. A panic is reported without its
+// value or stack.
+func DefaultToolErrorHandler(ctx context.Context, te *ToolError) (string, error) {
+	if ctx.Err() != nil {
+		return "tool call cancelled", ctx.Err()
+	}
+	if errors.Is(te.Err, ErrFatal) {
+		return ToolErrorText(te), te
+	}
+	return ToolErrorText(te), nil
+}
+
+// ToolErrorText is the text the model gets for a failed call: the cause's
+// message, or "tool NAME failed" when it is blank.
+func ToolErrorText(te *ToolError) string {
+	if te.Panic != nil {
+		return fmt.Sprintf("tool %s failed: internal error", te.Name)
+	}
+	var msg string
+	if te.Err != nil {
+		msg = strings.TrimSpace(te.Err.Error())
+	}
+	if msg == "" {
+		return fmt.Sprintf("tool %s failed", te.Name)
+	}
+	return msg
+}
+
+// safeCall runs the tool, turning a panic into a *ToolError.
+func safeCall(ctx context.Context, t Tool, args json.RawMessage) (result string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &ToolError{Panic: r, Err: fmt.Errorf("panic: %v", r)}
+		}
+	}()
+	return t.Call(ctx, args)
+}
+
+func unknownToolText(name string, tools []Tool) string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Definition().Name
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf("tool %q does not exist; no tools are available", name)
+	}
+	return fmt.Sprintf("tool %q does not exist; available tools: %s", name, strings.Join(names, ", "))
+}
+
+// TruncationMarker ends a tool result cut to [WithMaxResultBytes].
+const TruncationMarker = "\n[truncated: result was %d bytes, limit %d]"
+
+func truncate(s string, limit int) string {
+	cut := limit
+	for cut > 0 && cut < len(s) && s[cut]&0xC0 == 0x80 {
+		cut-- // keep UTF-8 whole
+	}
+	return s[:cut] + fmt.Sprintf(TruncationMarker, len(s), limit)
+}
+
+// strictDefinition returns the strict variant of a tool's definition, when
+// the tool's schema comes from a Go type.
+func strictDefinition(t Tool, def Definition) Definition {
+	if tt, ok := t.(typedTool); ok && sameBytes(def.InputSchema, tt.typeSchema().plain) {
+		ts := tt.typeSchema()
+		def.InputSchema = ts.strict
+		def.Strict = true
+	}
+	return def
+}

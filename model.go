@@ -1,0 +1,177 @@
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// A ChatModel sends one request to a language model and returns its reply.
+// Provider packages (providers/openai, providers/ollama) implement it; so does
+// the scripted model in package toolcalltest.
+//
+// Chat must be safe for concurrent use. It must not modify req. Errors are
+// returned for transport and server failures; a reply with tool calls is not
+// an error.
+type ChatModel interface {
+	Chat(ctx context.Context, req *Request) (*ModelResponse, error)
+}
+
+// A StreamingChatModel can also stream its reply. Stream calls yield for each
+// event in order and returns the complete reply, assembled from the events, as
+// Chat would have. If yield returns false, Stream stops reading, releases the
+// connection and returns [ErrStreamStopped].
+type StreamingChatModel interface {
+	ChatModel
+	Stream(ctx context.Context, req *Request, yield func(StreamDelta) bool) (*ModelResponse, error)
+}
+
+// A StreamDelta is one piece of a streamed reply: some text, or a fragment of
+// a tool call. Fragments of one tool call share Index; ID and Name usually
+// come only with the first fragment, and Arguments arrive in pieces.
+type StreamDelta struct {
+	Content  string
+	ToolCall *ToolCallDelta
+}
+
+// A ToolCallDelta is a fragment of a streamed tool call.
+type ToolCallDelta struct {
+	Index     int
+	ID        string
+	Name      string
+	Arguments string
+}
+
+// A Role says who wrote a [Message].
+type Role string
+
+// The roles of a conversation.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// A Message is one turn of a conversation, in a form every provider can map.
+//
+// An assistant message may carry ToolCalls; a tool message carries the result
+// of one call in Content, with ToolCallID and ToolName naming the call.
+type Message struct {
+	Role       Role       `json:"role"`
+	Content    string     `json:"content,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	ToolName   string     `json:"tool_name,omitempty"`
+	// IsError marks a tool message whose content reports a failure.
+	IsError bool `json:"is_error,omitempty"`
+}
+
+// SystemMessage returns a system message with the given text.
+func SystemMessage(text string) Message { return Message{Role: RoleSystem, Content: text} }
+
+// UserMessage returns a user message with the given text.
+func UserMessage(text string) Message { return Message{Role: RoleUser, Content: text} }
+
+// AssistantMessage returns an assistant message with text and tool calls.
+func AssistantMessage(text string, calls ...ToolCall) Message {
+	return Message{Role: RoleAssistant, Content: text, ToolCalls: calls}
+}
+
+// ToolMessage returns the tool message that answers call with result.
+func ToolMessage(call ToolCall, result string) Message {
+	return Message{Role: RoleTool, Content: result, ToolCallID: call.ID, ToolName: call.Name}
+}
+
+// A ToolCall is the model's request to run one tool. Arguments is the JSON
+// text the model produced; it may be empty or invalid.
+type ToolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// ToolChoiceMode says whether the model may, must or must not call tools.
+type ToolChoiceMode string
+
+// Tool choice modes. The zero value lets the provider decide (usually auto).
+const (
+	ToolChoiceAuto     ToolChoiceMode = "auto"
+	ToolChoiceNone     ToolChoiceMode = "none"
+	ToolChoiceRequired ToolChoiceMode = "required"
+)
+
+// A ToolChoice constrains the model's use of tools. A non-empty Name forces a
+// call to that tool.
+type ToolChoice struct {
+	Mode ToolChoiceMode `json:"mode,omitempty"`
+	Name string         `json:"name,omitempty"`
+}
+
+// IsZero reports whether c leaves the choice to the provider.
+func (c ToolChoice) IsZero() bool { return c.Mode == "" && c.Name == "" }
+
+// forced reports whether c makes the model call a tool.
+func (c ToolChoice) forced() bool { return c.Name != "" || c.Mode == ToolChoiceRequired }
+
+// Options are the sampling settings of a request. Nil pointers mean the
+// provider's default. Extra holds provider-specific settings (for Ollama,
+// e.g. "num_ctx"); providers document which keys they read.
+type Options struct {
+	Temperature       *float64       `json:"temperature,omitempty"`
+	TopP              *float64       `json:"top_p,omitempty"`
+	MaxTokens         *int           `json:"max_tokens,omitempty"`
+	Seed              *int           `json:"seed,omitempty"`
+	Stop              []string       `json:"stop,omitempty"`
+	ParallelToolCalls *bool          `json:"parallel_tool_calls,omitempty"`
+	Extra             map[string]any `json:"extra,omitempty"`
+}
+
+// A Request is what a [ChatModel] sends: the conversation, the tools offered
+// and the settings. Model, when set, overrides the provider's configured model.
+type Request struct {
+	Model      string       `json:"model,omitempty"`
+	Messages   []Message    `json:"messages"`
+	Tools      []Definition `json:"tools,omitempty"`
+	ToolChoice ToolChoice   `json:"tool_choice,omitzero"`
+	Options    Options      `json:"options,omitzero"`
+}
+
+// A FinishReason says why the model stopped.
+type FinishReason string
+
+// Finish reasons, normalised across providers.
+const (
+	FinishStop      FinishReason = "stop"
+	FinishToolCalls FinishReason = "tool_calls"
+	FinishLength    FinishReason = "length"
+	FinishFiltered  FinishReason = "content_filter"
+)
+
+// Usage counts tokens. Providers that do not report usage leave it zero.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		TotalTokens:      u.TotalTokens + v.TotalTokens,
+	}
+}
+
+// A ModelResponse is one reply of a model: an assistant message, possibly
+// with tool calls.
+type ModelResponse struct {
+	Message      Message      `json:"message"`
+	FinishReason FinishReason `json:"finish_reason,omitempty"`
+	Usage        Usage        `json:"usage"`
+	// Model is the model name the provider reported, if any.
+	Model string `json:"model,omitempty"`
+}
+
+// HasToolCalls reports whether the reply asks for tool calls.
+func (r *ModelResponse) HasToolCalls() bool { return r != nil && len(r.Message.ToolCalls) > 0 }

@@ -1,0 +1,272 @@
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// A ToolOption overrides part of a tool built by [NewFunc], [NewMethod],
+// [ToolsFrom] or [NewTool].
+type ToolOption interface{ applyToTool(*toolConfig) }
+
+type toolConfig struct {
+	name, description string
+	schema            json.RawMessage
+	returnDirect      bool
+	strict            bool
+	converter         ResultConverter
+	params            []param
+}
+
+type toolOptionFunc func(*toolConfig)
+
+func (f toolOptionFunc) applyToTool(c *toolConfig) { f(c) }
+
+// WithName sets the tool's name.
+func WithName(name string) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.name = name })
+}
+
+// WithDescription sets the tool's description, which tells the model when
+// to use it.
+func WithDescription(text string) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.description = text })
+}
+
+// WithInputSchema replaces the schema derived from the Go type; explicit
+// wins over inferred. The schema must be a JSON object schema. The
+// arguments are still decoded into the Go type.
+func WithInputSchema(schema json.RawMessage) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.schema = schema })
+}
+
+// WithReturnDirect sets whether the tool's result goes straight to the
+// caller (see [Metadata]).
+func WithReturnDirect(direct bool) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.returnDirect = direct })
+}
+
+// WithStrict turns on the strict schema variant for the tool: every
+// property is required and optional ones accept null, as OpenAI's
+// structured outputs demand.
+func WithStrict(strict bool) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.strict = strict })
+}
+
+// WithConverter sets how the tool's result becomes text for the model.
+func WithConverter(conv ResultConverter) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.converter = conv })
+}
+
+// An Option configures a [Client] or a [Manager]. Options about the loop
+// (iterations, default tools) matter only to a Client.
+type Option interface{ apply(*config) }
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+// DefaultMaxIterations is the number of tool rounds a call may take unless
+// [WithMaxIterations] says otherwise.
+const DefaultMaxIterations = 10
+
+type config struct {
+	// execution
+	concurrency      int
+	errorHandler     ToolErrorHandler
+	unknownTool      UnknownToolPolicy
+	toolTimeout      time.Duration
+	converter        ResultConverter
+	maxArgumentBytes int
+	maxResultBytes   int
+	noValidation     bool
+	strict           bool
+	hooks            Hooks
+
+	// loop
+	maxIterations int
+	tools         []any
+	toolNames     []string
+	toolContext   ToolContext
+	resolver      Resolver
+	providers     []ToolProvider
+	eligible      func(*ModelResponse) bool
+	noExecution   bool
+	options       Options
+	system        string
+}
+
+func defaultConfig() config {
+	return config{
+		concurrency:      DefaultConcurrency,
+		maxIterations:    DefaultMaxIterations,
+		maxArgumentBytes: DefaultMaxArgumentBytes,
+		maxResultBytes:   DefaultMaxResultBytes,
+	}
+}
+
+// Default limits on what flows between model and tools.
+const (
+	DefaultMaxArgumentBytes = 1 << 20 // 1 MiB of arguments per call
+	DefaultMaxResultBytes   = 1 << 20 // 1 MiB of result text per call
+)
+
+// A ToolErrorHandler decides what a failed tool call becomes: a text for the
+// model (return text, nil) or the end of the call (return a non-nil error,
+// which the caller gets). The *ToolError wraps the cause: the tool's error,
+// an *ArgumentError, or ErrToolNotFound.
+type ToolErrorHandler func(ctx context.Context, err *ToolError) (string, error)
+
+// UnknownToolPolicy says what a call to a tool that was not offered does.
+type UnknownToolPolicy int
+
+const (
+	// UnknownToolReport tells the model the tool does not exist and which
+	// tools do. The default.
+	UnknownToolReport UnknownToolPolicy = iota
+	// UnknownToolAbort ends the call with an error wrapping ErrToolNotFound.
+	UnknownToolAbort
+)
+
+// Hooks observe the loop, e.g. for logging with log/slog, metrics or
+// tracing. Nil fields cost nothing. Hooks may be called concurrently (tool
+// hooks run on the goroutine of their call) and must not block for long.
+type Hooks struct {
+	BeforeModel func(ctx context.Context, req *Request)
+	AfterModel  func(ctx context.Context, req *Request, resp *ModelResponse, err error)
+	BeforeTool  func(ctx context.Context, call ToolCall)
+	AfterTool   func(ctx context.Context, exec ToolExecution)
+}
+
+// WithConcurrency bounds how many tool calls of one response run at once.
+// 1 runs them one after another; n < 1 means [DefaultConcurrency].
+func WithConcurrency(n int) Option {
+	return optionFunc(func(c *config) {
+		if n < 1 {
+			n = DefaultConcurrency
+		}
+		c.concurrency = n
+	})
+}
+
+// WithSequential runs the tool calls of a response one after another, in
+// call order. It is WithConcurrency(1).
+func WithSequential() Option { return WithConcurrency(1) }
+
+// WithToolErrorHandler replaces [DefaultToolErrorHandler].
+func WithToolErrorHandler(h ToolErrorHandler) Option {
+	return optionFunc(func(c *config) { c.errorHandler = h })
+}
+
+// WithUnknownToolPolicy sets what a call to a tool not offered does.
+func WithUnknownToolPolicy(p UnknownToolPolicy) Option {
+	return optionFunc(func(c *config) { c.unknownTool = p })
+}
+
+// WithToolTimeout bounds each tool call; a tool past it gets its context
+// cancelled and the model is told it timed out. Tools must honour their
+// context. Zero means no limit (the default).
+func WithToolTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) { c.toolTimeout = d })
+}
+
+// WithResultConverter sets the converter for tools that have none of their
+// own.
+func WithResultConverter(conv ResultConverter) Option {
+	return optionFunc(func(c *config) { c.converter = conv })
+}
+
+// WithMaxArgumentBytes bounds the size of one call's arguments; larger
+// arguments are refused and the model is told the limit. n <= 0 removes the
+// limit. Default [DefaultMaxArgumentBytes].
+func WithMaxArgumentBytes(n int) Option {
+	return optionFunc(func(c *config) { c.maxArgumentBytes = n })
+}
+
+// WithMaxResultBytes bounds the size of one tool result; a longer result is
+// cut and ends with a marker saying so (see [TruncationMarker]). n <= 0
+// removes the limit. Default [DefaultMaxResultBytes].
+func WithMaxResultBytes(n int) Option {
+	return optionFunc(func(c *config) { c.maxResultBytes = n })
+}
+
+// WithoutValidation skips checking arguments against the schema before a
+// tool runs. Decoding errors are still reported to the model.
+func WithoutValidation() Option {
+	return optionFunc(func(c *config) { c.noValidation = true })
+}
+
+// WithStrictTools sends every tool whose schema comes from a Go type in its
+// strict variant (see [WithStrict]).
+func WithStrictTools() Option {
+	return optionFunc(func(c *config) { c.strict = true })
+}
+
+// WithHooks sets the observers of the loop.
+func WithHooks(h Hooks) Option {
+	return optionFunc(func(c *config) { c.hooks = h })
+}
+
+// WithMaxIterations sets how many tool rounds a call may take; past it the
+// call ends with [ErrMaxIterations]. n < 1 means [DefaultMaxIterations].
+func WithMaxIterations(n int) Option {
+	return optionFunc(func(c *config) {
+		if n < 1 {
+			n = DefaultMaxIterations
+		}
+		c.maxIterations = n
+	})
+}
+
+// WithTools sets a client's default tools: [Tool] values, or objects with
+// [Method] fields. Tools given to a prompt replace them.
+func WithTools(tools ...any) Option {
+	return optionFunc(func(c *config) { c.tools = append([]any(nil), tools...) })
+}
+
+// WithToolNames sets a client's default tools by name, resolved with its
+// [Resolver].
+func WithToolNames(names ...string) Option {
+	return optionFunc(func(c *config) { c.toolNames = append([]string(nil), names...) })
+}
+
+// WithToolContext sets a client's default tool context; a prompt's values
+// win per key.
+func WithToolContext(m map[string]any) Option {
+	return optionFunc(func(c *config) { c.toolContext = c.toolContext.Merge(NewToolContext(m)) })
+}
+
+// WithResolver sets how tool names are resolved (see [Registry]).
+func WithResolver(r Resolver) Option {
+	return optionFunc(func(c *config) { c.resolver = r })
+}
+
+// WithToolProvider adds a provider asked for tools before each model
+// request.
+func WithToolProvider(p ToolProvider) Option {
+	return optionFunc(func(c *config) { c.providers = append(c.providers, p) })
+}
+
+// WithEligibility replaces the test deciding whether a response's tool
+// calls are executed. The default executes when the response has tool
+// calls.
+func WithEligibility(f func(*ModelResponse) bool) Option {
+	return optionFunc(func(c *config) { c.eligible = f })
+}
+
+// WithoutToolExecution makes Call return the first model response with its
+// tool calls untouched, for a loop of the caller's own (see [Manager]).
+func WithoutToolExecution() Option {
+	return optionFunc(func(c *config) { c.noExecution = true })
+}
+
+// WithOptions sets a client's default sampling options.
+func WithOptions(o Options) Option {
+	return optionFunc(func(c *config) { c.options = o })
+}
+
+// WithSystem sets a client's default system message.
+func WithSystem(text string) Option {
+	return optionFunc(func(c *config) { c.system = text })
+}

@@ -1,0 +1,143 @@
+package toolcall
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// A Resolver finds a tool by name, for tools requested by name
+// ([Prompt.ToolNames], [WithToolNames]). Resolve must be safe for
+// concurrent use.
+type Resolver interface {
+	Resolve(ctx context.Context, name string) (Tool, bool)
+}
+
+// ResolverFunc adapts an ordinary function to a [Resolver].
+type ResolverFunc func(ctx context.Context, name string) (Tool, bool)
+
+// Resolve calls f(ctx, name).
+func (f ResolverFunc) Resolve(ctx context.Context, name string) (Tool, bool) { return f(ctx, name) }
+
+// Chain returns a Resolver that asks each resolver in turn; the first that
+// knows the name wins.
+func Chain(resolvers ...Resolver) Resolver {
+	rs := slices.Clone(resolvers)
+	return ResolverFunc(func(ctx context.Context, name string) (Tool, bool) {
+		for _, r := range rs {
+			if r == nil {
+				continue
+			}
+			if t, ok := r.Resolve(ctx, name); ok {
+				return t, true
+			}
+		}
+		return nil, false
+	})
+}
+
+// StaticResolver returns a Resolver over a fixed list of tools.
+func StaticResolver(tools ...Tool) Resolver {
+	byName := make(map[string]Tool, len(tools))
+	for _, t := range tools {
+		byName[t.Definition().Name] = t
+	}
+	return ResolverFunc(func(_ context.Context, name string) (Tool, bool) {
+		t, ok := byName[name]
+		return t, ok
+	})
+}
+
+// A Registry holds tools by name. The zero value is an empty registry ready
+// to use; a Registry is safe for concurrent use and must not be copied
+// after first use.
+type Registry struct {
+	mu    sync.RWMutex
+	tools map[string]Tool
+}
+
+// Register adds tools: [Tool] values or objects with [Method] fields. A
+// name already registered is an error wrapping [ErrDuplicateTool], and
+// nothing is added.
+func (r *Registry) Register(tools ...any) error {
+	ts, err := collectTools(tools)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tools == nil {
+		r.tools = map[string]Tool{}
+	}
+	for i, t := range ts {
+		name := t.Definition().Name
+		if _, dup := r.tools[name]; dup {
+			return fmt.Errorf("%w: %q is already registered", ErrDuplicateTool, name)
+		}
+		for _, u := range ts[:i] {
+			if u.Definition().Name == name {
+				return fmt.Errorf("%w: %q is given twice", ErrDuplicateTool, name)
+			}
+		}
+	}
+	for _, t := range ts {
+		r.tools[t.Definition().Name] = t
+	}
+	return nil
+}
+
+// Resolve returns the tool registered under name.
+func (r *Registry) Resolve(_ context.Context, name string) (Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.tools[name]
+	return t, ok
+}
+
+// Names returns the registered names, sorted.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	names := make([]string, 0, len(r.tools))
+	for n := range r.tools {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// A ToolProvider chooses tools per request, from the request itself
+// (LangChain4j's ToolProvider). Tools must be safe for concurrent use.
+type ToolProvider interface {
+	Tools(ctx context.Context, req *Request) ([]Tool, error)
+}
+
+// ToolProviderFunc adapts an ordinary function to a [ToolProvider].
+type ToolProviderFunc func(ctx context.Context, req *Request) ([]Tool, error)
+
+// Tools calls f(ctx, req).
+func (f ToolProviderFunc) Tools(ctx context.Context, req *Request) ([]Tool, error) { return f(ctx, req) }
+
+// collectTools turns Tool values and objects with Method fields into tools.
+func collectTools(items []any) ([]Tool, error) {
+	var out []Tool
+	for _, it := range items {
+		switch v := it.(type) {
+		case Tool:
+			if v == nil {
+				return nil, fmt.Errorf("%w: nil tool", ErrInvalidTool)
+			}
+			out = append(out, v)
+		case []Tool:
+			out = append(out, v...)
+		default:
+			ts, err := toolsFrom(it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ts...)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,505 @@
+package toolcall
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
+)
+
+// SchemaFor returns the JSON Schema that tools built from v's type send as
+// their input schema. v must be a struct or a pointer to one; its exported
+// fields are the parameters, named and made optional by their json tags
+// (omitempty or omitzero means optional, everything else is required), and
+// described by jsonschema tags in the syntax of github.com/invopop/jsonschema.
+//
+// The schema inlines nested types and uses $defs/$ref only for recursive
+// types. Every object with fixed properties has additionalProperties false.
+// Each type is reflected once; later calls return the cached result.
+func SchemaFor(v any) (json.RawMessage, error) {
+	s, err := schemaOf(reflect.TypeOf(v))
+	if err != nil {
+		return nil, err
+	}
+	return append(json.RawMessage(nil), s.plain...), nil
+}
+
+// StrictSchemaFor is like [SchemaFor] but returns the strict variant (see
+// [WithStrict]): every property is required, and optional ones also accept
+// null.
+func StrictSchemaFor(v any) (json.RawMessage, error) {
+	s, err := schemaOf(reflect.TypeOf(v))
+	if err != nil {
+		return nil, err
+	}
+	return append(json.RawMessage(nil), s.strict...), nil
+}
+
+// typeSchema is the cached reflection of one argument type.
+type typeSchema struct {
+	plain, strict json.RawMessage
+	hasDuration   bool // the type needs the time.Duration decoder
+	err           error
+
+	once                    sync.Once
+	plainCheck, strictCheck *validator
+}
+
+// validatorFor returns the compiled validator of schema, which is usually
+// one of the type's own two.
+func (ts *typeSchema) validatorFor(schema json.RawMessage) *validator {
+	ts.once.Do(func() {
+		ts.plainCheck, _ = compileValidator(ts.plain)
+		ts.strictCheck, _ = compileValidator(ts.strict)
+	})
+	switch {
+	case sameBytes(schema, ts.plain):
+		return ts.plainCheck
+	case sameBytes(schema, ts.strict):
+		return ts.strictCheck
+	}
+	v, _ := compileValidator(schema)
+	return v
+}
+
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+var schemaCache sync.Map // reflect.Type -> *typeSchema
+
+func schemaOf(t reflect.Type) (*typeSchema, error) {
+	if t == nil {
+		return nil, &DefinitionError{Err: fmt.Errorf("%w: nil type", ErrUnsupportedType)}
+	}
+	if s, ok := schemaCache.Load(t); ok {
+		ts := s.(*typeSchema)
+		return ts, ts.err
+	}
+	ts := buildSchema(t)
+	s, _ := schemaCache.LoadOrStore(t, ts)
+	ts = s.(*typeSchema)
+	return ts, ts.err
+}
+
+var (
+	durationType        = reflect.TypeFor[time.Duration]()
+	timeType            = reflect.TypeFor[time.Time]()
+	rawMessageType      = reflect.TypeFor[json.RawMessage]()
+	schemaerType        = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+func buildSchema(t reflect.Type) (ts *typeSchema) {
+	ts = &typeSchema{}
+	defer func() {
+		// invopop panics on some inputs; a user's type must never crash us.
+		if r := recover(); r != nil {
+			ts.err = &DefinitionError{Type: t.String(), Err: fmt.Errorf("%w: schema generation failed: %v", ErrUnsupportedType, r)}
+		}
+	}()
+	root := t
+	for root.Kind() == reflect.Pointer {
+		root = root.Elem()
+	}
+	if root.Kind() != reflect.Struct {
+		ts.err = &DefinitionError{Type: t.String(), Err: fmt.Errorf("%w: arguments must be a struct, got %s", ErrUnsupportedType, t)}
+		return ts
+	}
+	w := typeWalker{names: map[string]reflect.Type{}, edges: map[reflect.Type][]reflect.Type{}}
+	if err := w.walk(root, "", nil); err != nil {
+		ts.err = err
+		return ts
+	}
+	ts.hasDuration = w.hasDuration
+	recursive := w.recursiveNames()
+
+	r := &jsonschema.Reflector{
+		Anonymous: true,
+		Mapper: func(t reflect.Type) *jsonschema.Schema {
+			if t == durationType {
+				return &jsonschema.Schema{Type: "string", Pattern: durationPattern}
+			}
+			return nil
+		},
+		Namer: w.defName,
+	}
+	s := r.ReflectFromType(root)
+	raw, err := json.Marshal(s)
+	if err != nil {
+		ts.err = &DefinitionError{Type: t.String(), Err: fmt.Errorf("%w: %v", ErrUnsupportedType, err)}
+		return ts
+	}
+	tree, err := jsonnode.Parse(raw)
+	if err != nil {
+		ts.err = &DefinitionError{Type: t.String(), Err: fmt.Errorf("%w: %v", ErrUnsupportedType, err)}
+		return ts
+	}
+	plain := tidy(shapeRoot(tree.(*jsonnode.Object), recursive)).(*jsonnode.Object)
+	ts.plain = jsonnode.Marshal(plain)
+	ts.strict = jsonnode.Marshal(strictVariant(jsonnode.Clone(plain).(*jsonnode.Object)))
+	return ts
+}
+
+// durationPattern accepts what time.ParseDuration does, e.g. "1h30m", "90s".
+const durationPattern = `^-?([0-9]+(\.[0-9]*)?(ns|us|µs|ms|s|m|h))+$|^0$`
+
+// shapeRoot turns invopop's output into the library's shape (S1): the root
+// is the object schema itself, non-recursive definitions are inlined, and
+// $defs keeps only the recursive types.
+func shapeRoot(s *jsonnode.Object, recursive map[string]bool) *jsonnode.Object {
+	defs := map[string]*jsonnode.Object{}
+	if d, ok := s.Get("$defs"); ok {
+		for _, m := range d.(*jsonnode.Object).Members {
+			defs[m.Key] = m.Value.(*jsonnode.Object)
+		}
+	}
+	root := s
+	if ref, ok := s.Get("$ref"); ok {
+		root = jsonnode.Clone(defs[defName(ref.(string))]).(*jsonnode.Object)
+	}
+	root.Delete("$schema")
+	root.Delete("$id")
+	root.Delete("$defs")
+	root.Delete("$ref")
+	kept := &jsonnode.Object{}
+	var inline func(v any) any
+	inline = func(v any) any {
+		switch v := v.(type) {
+		case *jsonnode.Object:
+			if ref, ok := v.Get("$ref"); ok {
+				name := defName(ref.(string))
+				if def, ok := defs[name]; ok && !recursive[name] {
+					body := inline(jsonnode.Clone(def)).(*jsonnode.Object)
+					for _, m := range v.Members {
+						if m.Key != "$ref" {
+							body.Set(m.Key, inline(m.Value))
+						}
+					}
+					return body
+				}
+				if _, seen := kept.Get(name); !seen && defs[name] != nil {
+					kept.Set(name, nil) // reserve: the body may refer to itself
+					kept.Set(name, inline(jsonnode.Clone(defs[name])))
+				}
+				return v
+			}
+			for i := range v.Members {
+				v.Members[i].Value = inline(v.Members[i].Value)
+			}
+			return v
+		case []any:
+			for i := range v {
+				v[i] = inline(v[i])
+			}
+		}
+		return v
+	}
+	root = inline(root).(*jsonnode.Object)
+	out := &jsonnode.Object{}
+	out.Set("type", "object")
+	if p, ok := root.Get("properties"); ok {
+		out.Set("properties", p)
+	} else {
+		out.Set("properties", &jsonnode.Object{})
+	}
+	if r, ok := root.Get("required"); ok {
+		out.Set("required", r)
+	} else {
+		out.Set("required", []any{})
+	}
+	out.Set("additionalProperties", false)
+	for _, m := range root.Members {
+		switch m.Key {
+		case "type", "properties", "required", "additionalProperties":
+		default:
+			out.Set(m.Key, m.Value)
+		}
+	}
+	if len(kept.Members) > 0 {
+		out.Set("$defs", kept)
+	}
+	return out
+}
+
+// keyOrder puts the keywords a reader (and a model) looks for first.
+var keyOrder = []string{"type", "description", "enum", "properties", "required", "additionalProperties", "items"}
+
+// tidy orders each schema's keywords and replaces boolean schemas, which
+// some providers reject, with their object forms.
+func tidy(v any) any {
+	switch v := v.(type) {
+	case *jsonnode.Object:
+		sorted := make([]jsonnode.Member, 0, len(v.Members))
+		for _, k := range keyOrder {
+			if x, ok := v.Get(k); ok {
+				sorted = append(sorted, jsonnode.Member{Key: k, Value: x})
+			}
+		}
+		for _, m := range v.Members {
+			if !slices.Contains(keyOrder, m.Key) {
+				sorted = append(sorted, m)
+			}
+		}
+		for i := range sorted {
+			child := sorted[i].Value
+			if b, ok := child.(bool); ok && isSchemaSlot(sorted[i].Key) {
+				if b {
+					child = &jsonnode.Object{}
+				} else {
+					child = notSchema()
+				}
+			}
+			if sorted[i].Key == "properties" || sorted[i].Key == "$defs" {
+				if o, ok := child.(*jsonnode.Object); ok {
+					for j := range o.Members {
+						if b, ok := o.Members[j].Value.(bool); ok {
+							if b {
+								o.Members[j].Value = &jsonnode.Object{}
+							} else {
+								o.Members[j].Value = notSchema()
+							}
+						}
+						o.Members[j].Value = tidy(o.Members[j].Value)
+					}
+					continue
+				}
+			}
+			sorted[i].Value = tidy(child)
+		}
+		v.Members = sorted
+		return v
+	case []any:
+		for i := range v {
+			v[i] = tidy(v[i])
+		}
+	}
+	return v
+}
+
+// isSchemaSlot reports whether a keyword's value is a schema, where a
+// boolean means "anything" or "nothing".
+func isSchemaSlot(key string) bool {
+	return key == "items" || key == "additionalItems" || key == "contains" || key == "not"
+}
+
+func notSchema() *jsonnode.Object {
+	o := &jsonnode.Object{}
+	o.Set("not", &jsonnode.Object{})
+	return o
+}
+
+func defName(ref string) string { return strings.TrimPrefix(ref, "#/$defs/") }
+
+// strictVariant rewrites a schema for OpenAI's strict mode: every property
+// is required, and one that was optional becomes nullable.
+func strictVariant(s *jsonnode.Object) *jsonnode.Object {
+	var visit func(v any)
+	visit = func(v any) {
+		switch v := v.(type) {
+		case *jsonnode.Object:
+			if p, ok := v.Get("properties"); ok {
+				props := p.(*jsonnode.Object)
+				required := map[string]bool{}
+				if r, ok := v.Get("required"); ok {
+					for _, name := range r.([]any) {
+						required[name.(string)] = true
+					}
+				}
+				all := make([]any, 0, len(props.Members))
+				for i, m := range props.Members {
+					all = append(all, m.Key)
+					if !required[m.Key] {
+						props.Members[i].Value = nullable(m.Value)
+					}
+				}
+				v.Set("required", all)
+			}
+			for _, m := range v.Members {
+				visit(m.Value)
+			}
+		case []any:
+			for _, e := range v {
+				visit(e)
+			}
+		}
+	}
+	visit(s)
+	return s
+}
+
+func nullable(v any) any {
+	o, ok := v.(*jsonnode.Object)
+	if !ok {
+		return v
+	}
+	if t, ok := o.Get("type"); ok {
+		switch t := t.(type) {
+		case string:
+			o.Set("type", []any{t, "null"})
+			if e, ok := o.Get("enum"); ok {
+				o.Set("enum", append(e.([]any), nil))
+			}
+			return o
+		case []any:
+			for _, x := range t {
+				if x == "null" {
+					return o
+				}
+			}
+			o.Set("type", append(t, "null"))
+			return o
+		}
+	}
+	if len(o.Members) == 0 {
+		return o // free-form already accepts null
+	}
+	n := &jsonnode.Object{}
+	nullType := &jsonnode.Object{}
+	nullType.Set("type", "null")
+	n.Set("anyOf", []any{o, nullType})
+	return n
+}
+
+// typeWalker checks that every part of an argument type can be expressed
+// in JSON, and finds the recursive types.
+type typeWalker struct {
+	names       map[string]reflect.Type // definition name -> type
+	edges       map[reflect.Type][]reflect.Type
+	hasDuration bool
+}
+
+func (w *typeWalker) defName(t reflect.Type) string {
+	name := sanitizeName(t.Name())
+	if other, ok := w.names[name]; ok && other != t {
+		return sanitizeName(t.String())
+	}
+	return name
+}
+
+func sanitizeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == '.' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// walk visits t at the parameter path path. owner is the nearest named
+// struct above t, for the recursion graph.
+func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error {
+	if t == durationType {
+		w.hasDuration = true
+		return nil
+	}
+	if t == timeType || t == rawMessageType || t.Implements(schemaerType) || reflect.PointerTo(t).Implements(schemaerType) {
+		return nil
+	}
+	custom := t.Implements(jsonUnmarshalerType) || reflect.PointerTo(t).Implements(jsonUnmarshalerType)
+	switch t.Kind() {
+	case reflect.Bool, reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return nil
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		elemPath := path + "[]"
+		if t.Kind() == reflect.Pointer {
+			elemPath = path
+		}
+		return w.walk(t.Elem(), elemPath, owner)
+	case reflect.Map:
+		k := t.Key().Kind()
+		if k != reflect.String && !t.Key().Implements(textUnmarshalerType) &&
+			!(k >= reflect.Int && k <= reflect.Uint64) {
+			return w.unsupported(path, fmt.Sprintf("map key type %s (keys must be strings)", t.Key()))
+		}
+		return w.walk(t.Elem(), path+"{}", owner)
+	case reflect.Interface:
+		if t.NumMethod() == 0 {
+			return nil
+		}
+		return w.unsupported(path, fmt.Sprintf("non-empty interface %s (only any is free-form)", t))
+	case reflect.Struct:
+		if t.Name() != "" {
+			if owner != nil {
+				w.edges[owner] = append(w.edges[owner], t)
+			}
+			name := sanitizeName(t.Name())
+			if prev, seen := w.names[name]; seen && prev == t {
+				return nil // already checked; the edge above records recursion
+			} else if !seen {
+				w.names[name] = t
+			}
+			owner = t
+		}
+		if custom {
+			return nil
+		}
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() && !f.Anonymous {
+				continue
+			}
+			tag := f.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, _, _ := strings.Cut(tag, ",")
+			if name == "" {
+				name = f.Name
+			}
+			fp := name
+			if f.Anonymous && tag == "" {
+				fp = path // embedded fields are flattened
+			} else if path != "" {
+				fp = path + "." + name
+			}
+			if err := w.walk(f.Type, fp, owner); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if custom {
+		return nil
+	}
+	return w.unsupported(path, fmt.Sprintf("%s (kind %s has no JSON form)", t, t.Kind()))
+}
+
+func (w *typeWalker) unsupported(path, what string) error {
+	return &DefinitionError{Path: path, Err: fmt.Errorf("%w: %s", ErrUnsupportedType, what)}
+}
+
+// recursiveNames returns the definition names of the struct types that can
+// reach themselves.
+func (w *typeWalker) recursiveNames() map[string]bool {
+	rec := map[string]bool{}
+	for t := range w.edges {
+		seen := map[reflect.Type]bool{}
+		stack := append([]reflect.Type(nil), w.edges[t]...)
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if n == t {
+				rec[w.defName(t)] = true
+				break
+			}
+			if !seen[n] {
+				seen[n] = true
+				stack = append(stack, w.edges[n]...)
+			}
+		}
+	}
+	return rec
+}

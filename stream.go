@@ -1,0 +1,87 @@
+package toolcall
+
+import (
+	"context"
+	"iter"
+)
+
+// An EventKind says what a stream [Event] carries.
+type EventKind int
+
+// Kinds of stream events.
+const (
+	EventText       EventKind = iota + 1 // a piece of the model's text
+	EventToolCall                        // a complete tool call the model asked for
+	EventToolResult                      // a tool call executed
+	EventDone                            // the call ended; Response is set
+)
+
+// An Event is one step of a streamed call.
+type Event struct {
+	Kind      EventKind
+	Text      string        // EventText
+	ToolCall  ToolCall      // EventToolCall
+	Execution ToolExecution // EventToolResult
+	// Response is the outcome, with EventDone; with an error it holds the
+	// history so far.
+	Response *Response
+}
+
+// Stream runs the prompt like [Prompt.Call], yielding the model's text as
+// it arrives, each tool call and each tool result, and finally an
+// EventDone with the Response. The tool loop runs between rounds with the
+// same policies as Call. An error ends the sequence; its event carries the
+// Response so far. Stopping the iteration early stops the model's stream
+// and the loop, and leaves nothing running.
+//
+// A model that does not implement [StreamingChatModel] is called with Chat
+// and its text yielded in one piece.
+func (p *Prompt) Stream(ctx context.Context) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		ctx, cl, err := p.start(ctx)
+		if err != nil {
+			yield(Event{}, err)
+			return
+		}
+		stopped := false
+		emit := func(ev Event) bool {
+			if stopped || !yield(ev, nil) {
+				stopped = true
+				return false
+			}
+			return true
+		}
+		cl.onExecuted = func(e ToolExecution) bool { return emit(Event{Kind: EventToolResult, Execution: e}) }
+		resp, err := cl.run(ctx, func(ctx context.Context, req *Request) (*ModelResponse, error) {
+			var mr *ModelResponse
+			var err error
+			if sm, ok := p.c.model.(StreamingChatModel); ok {
+				mr, err = sm.Stream(ctx, req, func(d StreamDelta) bool {
+					return d.Content == "" || emit(Event{Kind: EventText, Text: d.Content})
+				})
+			} else {
+				mr, err = p.c.model.Chat(ctx, req)
+				if err == nil && mr != nil && mr.Message.Content != "" && !emit(Event{Kind: EventText, Text: mr.Message.Content}) {
+					return nil, ErrStreamStopped
+				}
+			}
+			if err != nil || mr == nil {
+				return mr, err
+			}
+			for _, tc := range mr.Message.ToolCalls {
+				if !emit(Event{Kind: EventToolCall, ToolCall: tc}) {
+					return nil, ErrStreamStopped
+				}
+			}
+			return mr, nil
+		})
+		if stopped {
+			return
+		}
+		if err != nil {
+			yield(Event{Response: resp}, err)
+			return
+		}
+		yield(Event{Kind: EventDone, Response: resp}, nil)
+	}
+}

@@ -1,0 +1,253 @@
+// Package toolcalltest provides a scripted chat model for tests of tools,
+// prompts and loops, in the spirit of net/http/httptest: no network, no
+// key, deterministic replies, and a record of every request.
+//
+//	model := toolcalltest.NewModel(
+//		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "currentWeather", `{"location":"Paris"}`)),
+//		toolcalltest.Text("It is sunny in Paris."),
+//	)
+//	client := toolcall.NewClient(model)
+//	resp, err := client.Prompt("Weather in Paris?").Tools(weather).Call(ctx)
+//	// model.Requests() holds both requests the loop sent.
+package toolcalltest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/toolcall-go/toolcall"
+)
+
+// A Reply is one scripted answer of a [Model].
+type Reply struct {
+	Response *toolcall.ModelResponse
+	Err      error
+	// Func, when set, computes the answer from the request instead.
+	Func func(req *toolcall.Request) (*toolcall.ModelResponse, error)
+	// Wait, when set, is waited on (or ctx) before answering; it lets a
+	// test hold the model mid-request.
+	Wait <-chan struct{}
+}
+
+// Text returns a reply with the given text and finish reason stop.
+func Text(text string) Reply {
+	return Reply{Response: &toolcall.ModelResponse{
+		Message:      toolcall.AssistantMessage(text),
+		FinishReason: toolcall.FinishStop,
+		Usage:        toolcall.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15},
+	}}
+}
+
+// ToolCalls returns a reply asking for the given tool calls.
+func ToolCalls(calls ...toolcall.ToolCall) Reply {
+	return Reply{Response: &toolcall.ModelResponse{
+		Message:      toolcall.AssistantMessage("", calls...),
+		FinishReason: toolcall.FinishToolCalls,
+		Usage:        toolcall.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15},
+	}}
+}
+
+// Fail returns a reply that fails with err.
+func Fail(err error) Reply { return Reply{Err: err} }
+
+// Call returns a tool call with the given id, tool name and arguments.
+func Call(id, name, arguments string) toolcall.ToolCall {
+	return toolcall.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(arguments)}
+}
+
+// A Model is a [toolcall.ChatModel] and [toolcall.StreamingChatModel] that
+// answers with its scripted replies in order and records every request. A
+// request past the script fails with an error saying so. A Model is safe
+// for concurrent use; for many concurrent calls, script it with
+// [NewFuncModel] instead, since replies are taken in arrival order.
+type Model struct {
+	mu       sync.Mutex
+	replies  []Reply
+	fn       func(req *toolcall.Request) (*toolcall.ModelResponse, error)
+	requests []*toolcall.Request
+	bodies   [][]byte
+}
+
+// NewModel returns a Model that answers with replies, in order.
+func NewModel(replies ...Reply) *Model { return &Model{replies: replies} }
+
+// NewFuncModel returns a Model that answers every request with fn. fn may
+// be called concurrently.
+func NewFuncModel(fn func(req *toolcall.Request) (*toolcall.ModelResponse, error)) *Model {
+	return &Model{fn: fn}
+}
+
+// Chat records req and returns the next scripted reply.
+func (m *Model) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.ModelResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	n := len(m.requests)
+	m.requests = append(m.requests, clone(req))
+	m.bodies = append(m.bodies, WireJSON(req))
+	var r Reply
+	switch {
+	case m.fn != nil:
+		r = Reply{Func: m.fn}
+	case len(m.replies) > 0:
+		r, m.replies = m.replies[0], m.replies[1:]
+	default:
+		m.mu.Unlock()
+		return nil, fmt.Errorf("toolcalltest: no reply scripted for request %d", n+1)
+	}
+	m.mu.Unlock()
+	if r.Wait != nil {
+		select {
+		case <-r.Wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if r.Func != nil {
+		return r.Func(req)
+	}
+	if r.Err != nil {
+		return nil, r.Err
+	}
+	resp := *r.Response
+	resp.Message.ToolCalls = append([]toolcall.ToolCall(nil), resp.Message.ToolCalls...)
+	return &resp, nil
+}
+
+// Stream is Chat, with the reply's text yielded word by word and each tool
+// call yielded in two fragments (name first, then arguments), as real
+// servers do.
+func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(toolcall.StreamDelta) bool) (*toolcall.ModelResponse, error) {
+	resp, err := m.Chat(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	for _, piece := range splitWords(resp.Message.Content) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !yield(toolcall.StreamDelta{Content: piece}) {
+			return nil, toolcall.ErrStreamStopped
+		}
+	}
+	for i, c := range resp.Message.ToolCalls {
+		if !yield(toolcall.StreamDelta{ToolCall: &toolcall.ToolCallDelta{Index: i, ID: c.ID, Name: c.Name}}) ||
+			!yield(toolcall.StreamDelta{ToolCall: &toolcall.ToolCallDelta{Index: i, Arguments: string(c.Arguments)}}) {
+			return nil, toolcall.ErrStreamStopped
+		}
+	}
+	return resp, nil
+}
+
+func splitWords(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexByte(s[min(1, len(s)):], ' ')
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}
+
+// Requests returns copies of the requests received so far.
+func (m *Model) Requests() []*toolcall.Request {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*toolcall.Request, len(m.requests))
+	for i, r := range m.requests {
+		out[i] = clone(r)
+	}
+	return out
+}
+
+// RequestBodies returns each request as the JSON an OpenAI-compatible
+// provider would send (see [WireJSON]).
+func (m *Model) RequestBodies() [][]byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([][]byte(nil), m.bodies...)
+}
+
+// Remaining returns the number of scripted replies not yet used.
+func (m *Model) Remaining() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.replies)
+}
+
+func clone(req *toolcall.Request) *toolcall.Request {
+	c := *req
+	c.Messages = make([]toolcall.Message, len(req.Messages))
+	for i, msg := range req.Messages {
+		msg.ToolCalls = append([]toolcall.ToolCall(nil), msg.ToolCalls...)
+		c.Messages[i] = msg
+	}
+	c.Tools = append([]toolcall.Definition(nil), req.Tools...)
+	return &c
+}
+
+// WireJSON renders req as the body of an OpenAI Chat Completions request,
+// so tests can assert what would go over the wire.
+func WireJSON(req *toolcall.Request) []byte {
+	type fn struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Parameters  json.RawMessage `json:"parameters,omitempty"`
+		Arguments   *string         `json:"arguments,omitempty"`
+		Strict      bool            `json:"strict,omitempty"`
+	}
+	type call struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function fn     `json:"function"`
+	}
+	type msg struct {
+		Role       string `json:"role"`
+		Content    string `json:"content"`
+		ToolCalls  []call `json:"tool_calls,omitempty"`
+		ToolCallID string `json:"tool_call_id,omitempty"`
+	}
+	type tool struct {
+		Type     string `json:"type"`
+		Function fn     `json:"function"`
+	}
+	body := struct {
+		Model      string `json:"model,omitempty"`
+		Messages   []msg  `json:"messages"`
+		Tools      []tool `json:"tools,omitempty"`
+		ToolChoice any    `json:"tool_choice,omitempty"`
+	}{Model: req.Model}
+	for _, m := range req.Messages {
+		out := msg{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
+		for _, c := range m.ToolCalls {
+			args := string(c.Arguments)
+			if strings.TrimSpace(args) == "" {
+				args = "{}"
+			}
+			out.ToolCalls = append(out.ToolCalls, call{ID: c.ID, Type: "function", Function: fn{Name: c.Name, Arguments: &args}})
+		}
+		body.Messages = append(body.Messages, out)
+	}
+	for _, d := range req.Tools {
+		body.Tools = append(body.Tools, tool{Type: "function", Function: fn{Name: d.Name, Description: d.Description, Parameters: d.InputSchema, Strict: d.Strict}})
+	}
+	switch {
+	case req.ToolChoice.Name != "":
+		body.ToolChoice = map[string]any{"type": "function", "function": map[string]string{"name": req.ToolChoice.Name}}
+	case req.ToolChoice.Mode != "":
+		body.ToolChoice = string(req.ToolChoice.Mode)
+	}
+	out, err := json.Marshal(body)
+	if err != nil {
+		return []byte(fmt.Sprintf(`{"error":%q}`, err.Error()))
+	}
+	return out
+}
