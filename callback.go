@@ -337,7 +337,7 @@ type reflectTool struct {
 	ts        *typeSchema
 }
 
-func (t *reflectTool) validator() *validator    { return t.check }
+func (t *reflectTool) validator() *validator   { return t.check }
 func (t *reflectTool) typeSchema() *typeSchema { return t.ts }
 
 func (t *reflectTool) Definition() Definition { return t.def }
@@ -450,7 +450,7 @@ type funcTool[In, Out any] struct {
 	ts        *typeSchema
 }
 
-func (t *funcTool[In, Out]) validator() *validator    { return t.check }
+func (t *funcTool[In, Out]) validator() *validator   { return t.check }
 func (t *funcTool[In, Out]) typeSchema() *typeSchema { return t.ts }
 
 func (t *funcTool[In, Out]) Definition() Definition { return t.def }

@@ -117,7 +117,9 @@ type ToolProvider interface {
 type ToolProviderFunc func(ctx context.Context, req *Request) ([]Tool, error)
 
 // Tools calls f(ctx, req).
-func (f ToolProviderFunc) Tools(ctx context.Context, req *Request) ([]Tool, error) { return f(ctx, req) }
+func (f ToolProviderFunc) Tools(ctx context.Context, req *Request) ([]Tool, error) {
+	return f(ctx, req)
+}
 
 // collectTools turns Tool values and objects with Method fields into tools.
 func collectTools(items []any) ([]Tool, error) {

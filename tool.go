@@ -85,7 +85,6 @@ type rawTool struct {
 	check *validator
 }
 
-
 func (t *rawTool) Definition() Definition { return t.def }
 func (t *rawTool) Metadata() Metadata     { return t.meta }
 func (t *rawTool) Call(ctx context.Context, arguments json.RawMessage) (string, error) {

@@ -492,7 +492,7 @@ func (st *validation) simple(n *vnode, path *pathSeg) error {
 			isInt = true // 2.0 is an integer, as JSON Schema says
 		}
 		if isInt {
-			if !st.typeOK(n, tInteger, path, "integer") {
+			if !st.typeOK(n, tInteger, path, "number") {
 				return nil
 			}
 		} else if n.types != 0 && n.types&tNumber == 0 {

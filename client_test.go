@@ -1,0 +1,763 @@
+package toolcall_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall"
+	tt "github.com/toolcall-go/toolcall/toolcalltest"
+)
+
+func weatherTool(t *testing.T, opts ...toolcall.ToolOption) toolcall.Tool {
+	t.Helper()
+	w, err := toolcall.NewFunc("currentWeather", "Get the weather in location", currentWeather, opts...)
+	require.NoError(t, err)
+	return w
+}
+
+// assertValidHistory checks E8: every assistant message with tool calls is
+// followed by exactly one tool message per call, with matching ids.
+func assertValidHistory(t *testing.T, h []toolcall.Message) {
+	t.Helper()
+	for i := 0; i < len(h); i++ {
+		if h[i].Role != toolcall.RoleAssistant || len(h[i].ToolCalls) == 0 {
+			continue
+		}
+		for j, c := range h[i].ToolCalls {
+			k := i + 1 + j
+			require.Less(t, k, len(h), "call %s has no tool message", c.ID)
+			assert.Equal(t, toolcall.RoleTool, h[k].Role)
+			assert.Equal(t, c.ID, h[k].ToolCallID)
+		}
+	}
+}
+
+func TestOneRoundTrip(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	weather, err := toolcall.NewFunc("currentWeather", "Get the weather in location",
+		func(ctx context.Context, in WeatherRequest) (WeatherResponse, error) {
+			runs.Add(1)
+			return currentWeather(ctx, in)
+		})
+	require.NoError(t, err)
+	model := tt.NewModel(
+		tt.ToolCalls(tt.Call("call_1", "currentWeather", `{"location":"Paris","unit":"C"}`)),
+		tt.Text("It is 30 degrees in Paris."),
+	)
+	resp, err := toolcall.NewClient(model).Prompt().User("Weather in Paris?").Tools(weather).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "It is 30 degrees in Paris.", resp.Content())
+	assert.EqualValues(t, 1, runs.Load())
+
+	reqs := model.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, reqs[0].Tools, reqs[1].Tools)
+	require.Len(t, reqs[0].Tools, 1)
+	assert.Equal(t, "currentWeather", reqs[0].Tools[0].Name)
+	assert.Equal(t, []toolcall.Message{
+		toolcall.UserMessage("Weather in Paris?"),
+		toolcall.AssistantMessage("", tt.Call("call_1", "currentWeather", `{"location":"Paris","unit":"C"}`)),
+		{Role: toolcall.RoleTool, Content: `{"temp":30,"unit":"C"}`, ToolCallID: "call_1", ToolName: "currentWeather"},
+	}, reqs[1].Messages)
+	assert.JSONEq(t, `{"messages":[
+		{"role":"user","content":"Weather in Paris?"},
+		{"role":"assistant","content":"","tool_calls":[{"id":"call_1","type":"function","function":{"name":"currentWeather","arguments":"{\"location\":\"Paris\",\"unit\":\"C\"}"}}]},
+		{"role":"tool","content":"{\"temp\":30,\"unit\":\"C\"}","tool_call_id":"call_1"}],
+		"tools":[{"type":"function","function":{"name":"currentWeather","description":"Get the weather in location",
+		"parameters":{"type":"object","properties":{"location":{"type":"string","description":"City name"},"unit":{"type":"string","enum":["C","F"]}},"required":["location","unit"],"additionalProperties":false}}}]}`,
+		string(model.RequestBodies()[1]))
+	assertValidHistory(t, resp.History)
+	assert.Len(t, resp.History, 4)
+}
+
+// barrierTool blocks until n calls have started, proving they overlap.
+func barrierTool(t *testing.T, name string, n int, started *sync.WaitGroup, gate chan struct{}) toolcall.Tool {
+	t.Helper()
+	var mu sync.Mutex
+	count := 0
+	tool, err := toolcall.NewFunc(name, "waits for its peers", func(ctx context.Context, in struct {
+		N int `json:"n"`
+	}) (string, error) {
+		started.Done()
+		mu.Lock()
+		count++
+		if count == n {
+			close(gate)
+		}
+		mu.Unlock()
+		select {
+		case <-gate:
+			return fmt.Sprintf("%s-%d", name, in.N), nil
+		case <-time.After(10 * time.Second):
+			return "", errors.New("peers never started: calls are not concurrent")
+		}
+	})
+	require.NoError(t, err)
+	return tool
+}
+
+func TestParallelCalls(t *testing.T) {
+	t.Parallel()
+	var started sync.WaitGroup
+	started.Add(2)
+	gate := make(chan struct{})
+	a := barrierTool(t, "a", 2, &started, gate)
+	model := tt.NewModel(
+		tt.ToolCalls(tt.Call("c1", "a", `{"n":1}`), tt.Call("c2", "a", `{"n":2}`)),
+		tt.Text("done"),
+	)
+	resp, err := toolcall.NewClient(model).Prompt("go").Tools(a).Call(context.Background())
+	require.NoError(t, err)
+	require.Len(t, resp.Executions, 2)
+	assert.False(t, resp.Executions[0].IsError, resp.Executions[0].Result)
+	msgs := model.Requests()[1].Messages
+	require.Len(t, msgs, 4)
+	assert.Equal(t, "c1", msgs[2].ToolCallID)
+	assert.Equal(t, "a-1", msgs[2].Content)
+	assert.Equal(t, "c2", msgs[3].ToolCallID)
+	assert.Equal(t, "a-2", msgs[3].Content)
+}
+
+func goroutineID() string {
+	var buf [64]byte
+	return strings.Fields(string(buf[:runtimeStack(buf[:])]))[1]
+}
+
+func TestSingleCallRunsOnCallerGoroutine(t *testing.T) {
+	t.Parallel()
+	var toolGoroutine string
+	tool, err := toolcall.NewFunc("where", "where it runs", func(context.Context, struct{}) (string, error) {
+		toolGoroutine = goroutineID()
+		return "here", nil
+	})
+	require.NoError(t, err)
+	model := tt.NewModel(tt.ToolCalls(tt.Call("c1", "where", ``)), tt.Text("ok"))
+	_, err = toolcall.NewClient(model).Prompt("go").Tools(tool).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, goroutineID(), toolGoroutine)
+}
+
+func TestSequentialAndBound(t *testing.T) {
+	t.Parallel()
+	for _, opt := range []toolcall.Option{toolcall.WithSequential(), toolcall.WithConcurrency(1)} {
+		var running, peak atomic.Int32
+		var order []int
+		var mu sync.Mutex
+		tool, err := toolcall.NewFunc("step", "one step", func(_ context.Context, in struct {
+			N int `json:"n"`
+		}) (int, error) {
+			if r := running.Add(1); r > peak.Load() {
+				peak.Store(r)
+			}
+			time.Sleep(time.Millisecond)
+			mu.Lock()
+			order = append(order, in.N)
+			mu.Unlock()
+			running.Add(-1)
+			return in.N, nil
+		})
+		require.NoError(t, err)
+		model := tt.NewModel(tt.ToolCalls(tt.Call("1", "step", `{"n":1}`), tt.Call("2", "step", `{"n":2}`), tt.Call("3", "step", `{"n":3}`)), tt.Text("ok"))
+		_, err = toolcall.NewClient(model, opt).Prompt("go").Tools(tool).Call(context.Background())
+		require.NoError(t, err)
+		assert.EqualValues(t, 1, peak.Load())
+		assert.Equal(t, []int{1, 2, 3}, order)
+	}
+}
+
+func TestEmptyAndNullArguments(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	tool, err := toolcall.NewFunc("ping", "ping", func(context.Context, struct{}) (string, error) {
+		runs.Add(1)
+		return "pong", nil
+	})
+	require.NoError(t, err)
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "ping", ``), tt.Call("2", "ping", `null`), tt.Call("3", "ping", ` `)), tt.Text("ok"))
+	resp, err := toolcall.NewClient(model).Prompt("go").Tools(tool).Call(context.Background())
+	require.NoError(t, err)
+	assert.EqualValues(t, 3, runs.Load())
+	for _, e := range resp.Executions {
+		assert.Equal(t, "pong", e.Result)
+		assert.False(t, e.IsError)
+	}
+}
+
+type failingTools struct {
+	_ toolcall.Method `tool:"Fail" description:"fails"`
+	_ toolcall.Method `tool:"Blank" description:"fails without a message"`
+	_ toolcall.Method `tool:"Panic" description:"panics"`
+	_ toolcall.Method `tool:"Fatal" description:"fails fatally"`
+	_ toolcall.Method `tool:"OK" description:"works"`
+}
+
+func (failingTools) Fail() error { return errors.New("database unavailable") }
+func (failingTools) Blank() error {
+	return errors.New(" ")
+}
+func (failingTools) Panic() string { panic("secret internal state") }
+func (failingTools) Fatal() error  { return fmt.Errorf("quota exhausted: %w", toolcall.ErrFatal) }
+func (failingTools) OK() string    { return "fine" }
+
+func TestToolErrorsGoToTheModel(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(
+		tt.ToolCalls(tt.Call("1", "Fail", ``), tt.Call("2", "Blank", ``), tt.Call("3", "Panic", ``), tt.Call("4", "OK", ``)),
+		tt.ToolCalls(tt.Call("5", "Panic", ``)), // a single call: inline path
+		tt.Text("sorry"),
+	)
+	resp, err := toolcall.NewClient(model).Prompt("go").Tools(failingTools{}).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "sorry", resp.Content())
+	require.Len(t, resp.Executions, 5)
+	want := []struct {
+		result  string
+		isError bool
+	}{
+		{"database unavailable", true},
+		{"tool Blank failed", true},
+		{"tool Panic failed: internal error", true},
+		{"fine", false},
+		{"tool Panic failed: internal error", true},
+	}
+	for i, w := range want {
+		assert.Equal(t, w.result, resp.Executions[i].Result, i)
+		assert.Equal(t, w.isError, resp.Executions[i].IsError, i)
+	}
+	var te *toolcall.ToolError
+	require.ErrorAs(t, resp.Executions[2].Err, &te)
+	assert.Equal(t, "secret internal state", te.Panic)
+	assert.Equal(t, "3", te.CallID)
+	for _, body := range model.RequestBodies() {
+		assert.NotContains(t, string(body), "secret internal state")
+		assert.NotContains(t, string(body), "goroutine")
+	}
+	assert.True(t, model.Requests()[1].Messages[2].IsError)
+}
+
+func TestErrorHandlerAborts(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "Fail", ``), tt.Call("2", "OK", ``)), tt.Text("unused"))
+	client := toolcall.NewClient(model, toolcall.WithToolErrorHandler(func(ctx context.Context, err *toolcall.ToolError) (string, error) {
+		return "", err
+	}))
+	resp, err := client.Prompt("go").Tools(failingTools{}).Call(context.Background())
+	var te *toolcall.ToolError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, "Fail", te.Name)
+	assert.EqualError(t, te.Err, "database unavailable")
+	assert.Len(t, model.Requests(), 1, "no second request after an abort")
+	require.NotNil(t, resp)
+	assertValidHistory(t, resp.History)
+}
+
+func TestFatalErrorAbortsByDefault(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "Fatal", ``)), tt.Text("unused"))
+	resp, err := toolcall.NewClient(model).Prompt("go").Tools(failingTools{}).Call(context.Background())
+	require.ErrorIs(t, err, toolcall.ErrFatal)
+	var te *toolcall.ToolError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, "Fatal", te.Name)
+	assertValidHistory(t, resp.History)
+	assert.Len(t, resp.History, 3)
+}
+
+func TestCancelDuringTool(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	entered := make(chan struct{}, 2)
+	slow, err := toolcall.NewFunc("slow", "slow", func(ctx context.Context, _ struct{}) (string, error) {
+		entered <- struct{}{}
+		<-ctx.Done()
+		return "", ctx.Err()
+	})
+	require.NoError(t, err)
+	for _, calls := range [][]toolcall.ToolCall{
+		{tt.Call("1", "slow", ``)},
+		{tt.Call("1", "slow", ``), tt.Call("2", "slow", ``)},
+	} {
+		ctx, cancel = context.WithCancel(context.Background())
+		model := tt.NewModel(tt.ToolCalls(calls...), tt.Text("unused"))
+		go func() { <-entered; cancel() }()
+		start := time.Now()
+		resp, err := toolcall.NewClient(model).Prompt("go").Tools(slow).Call(ctx)
+		require.ErrorIs(t, err, context.Canceled)
+		assert.Less(t, time.Since(start), 5*time.Second)
+		assertValidHistory(t, resp.History)
+		for len(entered) > 0 {
+			<-entered
+		}
+	}
+	cancel()
+}
+
+func TestBadArgumentsAreReportedAndCorrected(t *testing.T) {
+	t.Parallel()
+	type Args struct {
+		City string   `json:"city"`
+		Unit string   `json:"unit" jsonschema:"enum=C,enum=F"`
+		Days int      `json:"days" jsonschema:"minimum=1,maximum=14"`
+		Code string   `json:"code,omitempty" jsonschema:"pattern=^[A-Z]{3}$"`
+		Tags []string `json:"tags,omitempty"`
+	}
+	var runs atomic.Int32
+	tool, err := toolcall.NewFunc("forecast", "forecast", func(_ context.Context, in Args) (string, error) {
+		runs.Add(1)
+		return fmt.Sprintf("%s %d days", in.City, in.Days), nil
+	})
+	require.NoError(t, err)
+	cases := []struct{ args, want string }{
+		{`{"city":`, `invalid arguments for tool "forecast": city: arguments are not valid JSON: unexpected EOF`},
+		{`{"city":"Oslo","unit":"C","days":"3"}`, `invalid arguments for tool "forecast": days: expected integer, got string`},
+		{`{"unit":"C","days":3}`, `invalid arguments for tool "forecast": city: required field is missing`},
+		{`{"city":"Oslo","unit":"K","days":3}`, `invalid arguments for tool "forecast": unit: must be one of "C", "F"`},
+		{`{"city":"Oslo","unit":"C","days":30}`, `invalid arguments for tool "forecast": days: must be <= 14`},
+		{`{"city":"Oslo","unit":"C","days":0}`, `invalid arguments for tool "forecast": days: must be >= 1`},
+		{`{"city":"Oslo","unit":"C","days":3,"code":"osl"}`, `invalid arguments for tool "forecast": code: must match the pattern ^[A-Z]{3}$`},
+		{`{"city":"Oslo","unit":"C","days":3,"tags":[1]}`, `invalid arguments for tool "forecast": tags[0]: expected string, got number`},
+		{`{"city":"Oslo","unit":"C","days":3,"extra":1}`, `invalid arguments for tool "forecast": extra: unknown field; remove it`},
+		{`{"days":2.5}`, `invalid arguments for tool "forecast": days: expected integer, got 2.5; city: required field is missing; unit: required field is missing`},
+	}
+	for _, c := range cases {
+		runs.Store(0)
+		model := tt.NewModel(
+			tt.ToolCalls(tt.Call("bad", "forecast", c.args)),
+			tt.ToolCalls(tt.Call("good", "forecast", `{"city":"Oslo","unit":"C","days":3}`)),
+			tt.Text("Oslo: fine"),
+		)
+		resp, err := toolcall.NewClient(model).Prompt("go").Tools(tool).Call(context.Background())
+		require.NoError(t, err, c.args)
+		msgs := model.Requests()[1].Messages
+		assert.Equal(t, c.want, msgs[len(msgs)-1].Content, c.args)
+		assert.True(t, resp.Executions[0].IsError)
+		var ae *toolcall.ArgumentError
+		assert.ErrorAs(t, resp.Executions[0].Err, &ae)
+		assert.EqualValues(t, 1, runs.Load(), "only the corrected call ran: %s", c.args)
+		assert.Equal(t, "Oslo 3 days", resp.Executions[1].Result)
+	}
+}
+
+func TestUnknownTools(t *testing.T) {
+	t.Parallel()
+	var secretRuns atomic.Int32
+	secret, err := toolcall.NewFunc("deleteAll", "registered but not offered", func(context.Context, struct{}) (string, error) {
+		secretRuns.Add(1)
+		return "deleted", nil
+	})
+	require.NoError(t, err)
+	var reg toolcall.Registry
+	require.NoError(t, reg.Register(secret, weatherTool(t)))
+
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "launchRockets", `{}`), tt.Call("2", "deleteAll", `{}`)), tt.Text("ok"))
+	client := toolcall.NewClient(model, toolcall.WithResolver(&reg))
+	resp, err := client.Prompt("go").ToolNames("currentWeather").Call(context.Background())
+	require.NoError(t, err)
+	assert.Zero(t, secretRuns.Load(), "a tool not offered never runs")
+	msgs := model.Requests()[1].Messages
+	assert.Equal(t, `tool "launchRockets" does not exist; available tools: currentWeather`, msgs[2].Content)
+	assert.Equal(t, `tool "deleteAll" does not exist; available tools: currentWeather`, msgs[3].Content)
+	assert.ErrorIs(t, resp.Executions[0].Err, toolcall.ErrToolNotFound)
+
+	model = tt.NewModel(tt.ToolCalls(tt.Call("1", "deleteAll", `{}`)), tt.Text("unused"))
+	client = toolcall.NewClient(model, toolcall.WithResolver(&reg), toolcall.WithUnknownToolPolicy(toolcall.UnknownToolAbort))
+	resp, err = client.Prompt("go").ToolNames("currentWeather").Call(context.Background())
+	require.ErrorIs(t, err, toolcall.ErrToolNotFound)
+	assert.Zero(t, secretRuns.Load())
+	assertValidHistory(t, resp.History)
+}
+
+type directTools struct {
+	_ toolcall.Method `tool:"Book" description:"book a table" returnDirect:"true"`
+	_ toolcall.Method `tool:"Confirm" description:"confirm" returnDirect:"true"`
+	_ toolcall.Method `tool:"Lookup" description:"look up"`
+	_ toolcall.Method `tool:"BrokenDirect" description:"fails" returnDirect:"true"`
+	_ toolcall.Method `tool:"Decide" description:"direct at run time"`
+}
+
+func (directTools) Book() string        { return "booked" }
+func (directTools) Confirm() string     { return "confirmed" }
+func (directTools) Lookup() string      { return "found" }
+func (directTools) BrokenDirect() error { return errors.New("no tables") }
+func (directTools) Decide(ctx context.Context) string {
+	toolcall.SetReturnDirect(ctx)
+	return "decided"
+}
+
+func TestReturnDirect(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		calls    []toolcall.ToolCall
+		direct   bool
+		content  string
+		requests int
+	}{
+		{"one direct tool", []toolcall.ToolCall{tt.Call("1", "Book", ``)}, true, "booked", 1},
+		{"two direct tools", []toolcall.ToolCall{tt.Call("1", "Book", ``), tt.Call("2", "Confirm", ``)}, true, "booked\nconfirmed", 1},
+		{"mixed", []toolcall.ToolCall{tt.Call("1", "Book", ``), tt.Call("2", "Lookup", ``)}, false, "final", 2},
+		{"direct tool failed", []toolcall.ToolCall{tt.Call("1", "BrokenDirect", ``)}, false, "final", 2},
+		{"direct at run time", []toolcall.ToolCall{tt.Call("1", "Decide", ``)}, true, "decided", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			model := tt.NewModel(tt.ToolCalls(tc.calls...), tt.Text("final"))
+			resp, err := toolcall.NewClient(model).Prompt("go").Tools(directTools{}).Call(context.Background())
+			require.NoError(t, err)
+			assert.Equal(t, tc.direct, resp.ReturnedDirect)
+			assert.Equal(t, tc.content, resp.Content())
+			assert.Len(t, model.Requests(), tc.requests)
+			assertValidHistory(t, resp.History)
+		})
+	}
+}
+
+func TestIterationLimit(t *testing.T) {
+	t.Parallel()
+	always := func(req *toolcall.Request) (*toolcall.ModelResponse, error) {
+		return tt.ToolCalls(tt.Call(fmt.Sprintf("c%d", len(req.Messages)), "ping", `{}`)).Response, nil
+	}
+	ping, err := toolcall.NewFunc("ping", "ping", func(context.Context, struct{}) (string, error) { return "pong", nil })
+	require.NoError(t, err)
+	for _, n := range []int{1, 3} {
+		model := tt.NewFuncModel(always)
+		resp, err := toolcall.NewClient(model, toolcall.WithMaxIterations(n)).Prompt("go").Tools(ping).Call(context.Background())
+		require.ErrorIs(t, err, toolcall.ErrMaxIterations)
+		assert.Len(t, resp.Executions, n, "exactly N tool rounds")
+		assert.Len(t, model.Requests(), n+1)
+		assertValidHistory(t, resp.History)
+		last := resp.History[len(resp.History)-1]
+		assert.Equal(t, toolcall.RoleTool, last.Role, "the unanswered calls are not in the history")
+
+		// One round fewer is enough when the model stops in time.
+		script := []tt.Reply{}
+		for range n {
+			script = append(script, tt.ToolCalls(tt.Call("x", "ping", `{}`)))
+		}
+		model = tt.NewModel(append(script, tt.Text("done"))...)
+		resp, err = toolcall.NewClient(model, toolcall.WithMaxIterations(n)).Prompt("go").Tools(ping).Call(context.Background())
+		require.NoError(t, err)
+		assert.Equal(t, "done", resp.Content())
+	}
+}
+
+func TestForcedToolChoiceFirstRoundOnly(t *testing.T) {
+	t.Parallel()
+	for _, choice := range []toolcall.ToolChoice{{Mode: toolcall.ToolChoiceRequired}, {Name: "currentWeather"}} {
+		model := tt.NewModel(tt.ToolCalls(tt.Call("1", "currentWeather", `{"location":"Paris","unit":"C"}`)), tt.Text("done"))
+		_, err := toolcall.NewClient(model).Prompt("go").Tools(weatherTool(t)).ToolChoice(choice).Call(context.Background())
+		require.NoError(t, err)
+		reqs := model.Requests()
+		assert.Equal(t, choice, reqs[0].ToolChoice)
+		assert.Equal(t, toolcall.ToolChoice{Mode: toolcall.ToolChoiceAuto}, reqs[1].ToolChoice)
+		assert.NotContains(t, string(model.RequestBodies()[1]), `"tool_choice":"required"`)
+	}
+}
+
+func TestToolContext(t *testing.T) {
+	t.Parallel()
+	var seen []map[string]any
+	var mu sync.Mutex
+	probe, err := toolcall.NewFunc("probe", "probe", func(ctx context.Context, _ struct{}) (string, error) {
+		m := map[string]any{}
+		for k, v := range toolcall.ToolContextFrom(ctx).All() {
+			m[k] = v
+		}
+		info, ok := toolcall.CallInfoFrom(ctx)
+		m["_call"] = fmt.Sprintf("%v %s %s %d %d", ok, info.ID, info.Name, info.Round, len(info.History))
+		mu.Lock()
+		seen = append(seen, m)
+		mu.Unlock()
+		return "ok", nil
+	})
+	require.NoError(t, err)
+	model := tt.NewModel(tt.ToolCalls(tt.Call("c1", "probe", ``)), tt.Text("done"))
+	client := toolcall.NewClient(model, toolcall.WithToolContext(map[string]any{"tenantId": "default-tenant", "region": "eu"}))
+	_, err = client.Prompt("go").Tools(probe).ToolContext(map[string]any{"tenantId": "acme-secret-tenant"}).Call(context.Background())
+	require.NoError(t, err)
+	require.Len(t, seen, 1)
+	assert.Equal(t, map[string]any{"tenantId": "acme-secret-tenant", "region": "eu", "_call": "true c1 probe 1 2"}, seen[0])
+	for _, body := range model.RequestBodies() {
+		assert.NotContains(t, string(body), "acme-secret-tenant")
+		assert.NotContains(t, string(body), "default-tenant")
+		assert.NotContains(t, string(body), "tenantId")
+	}
+
+	// No tool context at all: the tool gets an empty one.
+	var updated []Customer
+	model = tt.NewModel(tt.ToolCalls(tt.Call("c1", "CustomerInfo", `{"id":1}`)), tt.Text("done"))
+	resp, err := toolcall.NewClient(model).Prompt("go").Tools(CustomerTools{Updated: &updated}).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, `{"id":1,"name":"Ada","tenant":""}`, resp.Executions[0].Result)
+}
+
+func TestResolutionByName(t *testing.T) {
+	t.Parallel()
+	var reg toolcall.Registry
+	require.NoError(t, reg.Register(weatherTool(t), DateTimeTools{Now: time.Now, Alarms: new([]time.Time)}))
+	assert.Equal(t, []string{"currentWeather", "getCurrentDateTime", "setAlarm"}, reg.Names())
+	assert.ErrorIs(t, reg.Register(weatherTool(t)), toolcall.ErrDuplicateTool)
+
+	model := tt.NewModel(tt.Text("hi"))
+	client := toolcall.NewClient(model, toolcall.WithResolver(toolcall.Chain(toolcall.StaticResolver(), &reg)))
+	_, err := client.Prompt("go").ToolNames("currentWeather").Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "currentWeather", model.Requests()[0].Tools[0].Name)
+
+	_, err = client.Prompt("go").ToolNames("nope").Call(context.Background())
+	require.ErrorIs(t, err, toolcall.ErrToolNotFound)
+	assert.Contains(t, err.Error(), `"nope"`)
+	assert.Len(t, model.Requests(), 1, "no request for an unknown name")
+}
+
+func TestCallToolsReplaceDefaults(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(tt.Text("a"), tt.Text("b"))
+	client := toolcall.NewClient(model, toolcall.WithTools(weatherTool(t)))
+	_, err := client.Prompt("go").Call(context.Background())
+	require.NoError(t, err)
+	_, err = client.Prompt("go").Tools(Calculator{}).Call(context.Background())
+	require.NoError(t, err)
+	reqs := model.Requests()
+	assert.Equal(t, []string{"currentWeather"}, toolNames(reqs[0].Tools))
+	assert.Equal(t, []string{"Sum", "SquareRoot"}, toolNames(reqs[1].Tools))
+}
+
+func toolNames(defs []toolcall.Definition) []string {
+	var out []string
+	for _, d := range defs {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+func TestDynamicToolProvider(t *testing.T) {
+	t.Parallel()
+	var asked atomic.Int32
+	provider := toolcall.ToolProviderFunc(func(ctx context.Context, req *toolcall.Request) ([]toolcall.Tool, error) {
+		asked.Add(1)
+		if strings.Contains(req.Messages[0].Content, "weather") {
+			return []toolcall.Tool{weatherTool(t)}, nil
+		}
+		return nil, nil
+	})
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "currentWeather", `{"location":"Paris","unit":"C"}`)), tt.Text("done"), tt.Text("plain"))
+	client := toolcall.NewClient(model, toolcall.WithToolProvider(provider))
+	resp, err := client.Prompt("weather in Paris?").Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, `{"temp":30,"unit":"C"}`, resp.Executions[0].Result)
+	assert.EqualValues(t, 2, asked.Load(), "asked before each model request")
+	_, err = client.Prompt("hello").Call(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, model.Requests()[2].Tools)
+}
+
+func TestResponseRecord(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(
+		tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)),
+		tt.ToolCalls(tt.Call("2", "SquareRoot", `{"x":9}`), tt.Call("3", "SquareRoot", `{"x":-1}`)),
+		tt.Text("3 and 3"),
+	)
+	resp, err := toolcall.NewClient(model).Prompt("go").Tools(Calculator{}).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 3, resp.Rounds)
+	assert.Len(t, resp.Intermediate, 3)
+	assert.Equal(t, toolcall.Usage{PromptTokens: 30, CompletionTokens: 15, TotalTokens: 45}, resp.Usage)
+	require.Len(t, resp.Executions, 3)
+	e := resp.Executions
+	assert.Equal(t, "Sum", e[0].Call.Name)
+	assert.JSONEq(t, `{"a":1,"b":2}`, string(e[0].Call.Arguments))
+	assert.Equal(t, "3", e[0].Result)
+	assert.Equal(t, 1, e[0].Round)
+	assert.Equal(t, "3", e[1].Result)
+	assert.Equal(t, 2, e[2].Round)
+	assert.True(t, e[2].IsError)
+	assert.Equal(t, "x must not be negative", e[2].Result)
+	for _, x := range e {
+		assert.Positive(t, x.Duration)
+	}
+	assert.Len(t, resp.History, 7)
+}
+
+func TestManagerUserLoop(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)), tt.Text("3"))
+	client := toolcall.NewClient(model, toolcall.WithoutToolExecution())
+	resp, err := client.Prompt("1+2?").Tools(Calculator{}).Call(context.Background())
+	require.NoError(t, err)
+	require.Len(t, resp.Message.ToolCalls, 1, "tool calls come back untouched")
+	assert.Empty(t, resp.Executions)
+
+	tools, err := toolcall.ToolsFrom(Calculator{})
+	require.NoError(t, err)
+	m := toolcall.NewManager()
+	defs, err := m.Definitions(tools)
+	require.NoError(t, err)
+	req := &toolcall.Request{Messages: resp.History[:1], Tools: defs}
+	ex, err := m.Execute(context.Background(), tools, req, resp.Intermediate[0])
+	require.NoError(t, err)
+	assert.Equal(t, "3", ex.Executions[0].Result)
+	req.Messages = ex.History
+	final, err := model.Chat(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, "3", final.Message.Content)
+	assertValidHistory(t, ex.History)
+
+	// An eligibility predicate vetoes execution.
+	model = tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)))
+	client = toolcall.NewClient(model, toolcall.WithEligibility(func(r *toolcall.ModelResponse) bool { return false }))
+	resp, err = client.Prompt("1+2?").Tools(Calculator{}).Call(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, resp.Executions)
+	assert.Len(t, resp.Message.ToolCalls, 1)
+}
+
+func TestHooks(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var events []string
+	rec := func(s string) { mu.Lock(); events = append(events, s); mu.Unlock() }
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)), tt.Text("3"))
+	client := toolcall.NewClient(model, toolcall.WithHooks(toolcall.Hooks{
+		BeforeModel: func(ctx context.Context, req *toolcall.Request) { rec(fmt.Sprint("model ", len(req.Messages))) },
+		AfterModel: func(ctx context.Context, req *toolcall.Request, resp *toolcall.ModelResponse, err error) {
+			rec(fmt.Sprint("model done ", resp.HasToolCalls(), err))
+		},
+		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) { rec("tool " + call.Name) },
+		AfterTool:  func(ctx context.Context, e toolcall.ToolExecution) { rec("tool done " + e.Result) },
+	}))
+	_, err := client.Prompt("go").Tools(Calculator{}).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"model 1", "model done true <nil>", "tool Sum", "tool done 3", "model 3", "model done false <nil>"}, events)
+}
+
+func TestConcurrentClient(t *testing.T) {
+	t.Parallel()
+	model := tt.NewFuncModel(func(req *toolcall.Request) (*toolcall.ModelResponse, error) {
+		last := req.Messages[len(req.Messages)-1]
+		if last.Role == toolcall.RoleTool {
+			return tt.Text("answer " + last.Content).Response, nil
+		}
+		return tt.ToolCalls(tt.Call("a", "Sum", `{"a":1,"b":2}`), tt.Call("b", "Sum", `{"a":3,"b":4}`)).Response, nil
+	})
+	client := toolcall.NewClient(model, toolcall.WithTools(Calculator{}), toolcall.WithToolContext(map[string]any{"k": "v"}))
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := client.Prompt(fmt.Sprint("q", i)).ToolContext(map[string]any{"i": i}).Call(context.Background())
+			if err == nil && resp.Content() != "answer 7" {
+				err = fmt.Errorf("got %q", resp.Content())
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+}
+
+func TestToolTimeout(t *testing.T) {
+	t.Parallel()
+	slow, err := toolcall.NewFunc("slow", "slow", func(ctx context.Context, _ struct{}) (string, error) {
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(10 * time.Second):
+			return "late", nil
+		}
+	})
+	require.NoError(t, err)
+	fast, err := toolcall.NewFunc("fast", "fast", func(context.Context, struct{}) (string, error) { return "quick", nil })
+	require.NoError(t, err)
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "slow", ``), tt.Call("2", "fast", ``)), tt.Text("done"))
+	resp, err := toolcall.NewClient(model, toolcall.WithToolTimeout(20*time.Millisecond)).Prompt("go").Tools(slow, fast).Call(context.Background())
+	require.NoError(t, err)
+	assert.True(t, resp.Executions[0].IsError)
+	assert.Equal(t, "timed out after 20ms: context deadline exceeded", resp.Executions[0].Result)
+	assert.Equal(t, "quick", resp.Executions[1].Result)
+}
+
+func TestDuplicateToolNamesInRequest(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(tt.Text("unused"))
+	_, err := toolcall.NewClient(model).Prompt("go").Tools(weatherTool(t), weatherTool(t)).Call(context.Background())
+	require.ErrorIs(t, err, toolcall.ErrDuplicateTool)
+	assert.Empty(t, model.Requests())
+}
+
+func TestModelErrorKeepsHistory(t *testing.T) {
+	t.Parallel()
+	boom := errors.New("server on fire")
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)), tt.Fail(boom))
+	resp, err := toolcall.NewClient(model).Prompt("go").Tools(Calculator{}).Call(context.Background())
+	require.ErrorIs(t, err, boom)
+	assert.Len(t, resp.History, 3)
+	assertValidHistory(t, resp.History)
+}
+
+func TestStream(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)), tt.Text("The sum is 3."))
+	var kinds []toolcall.EventKind
+	var text strings.Builder
+	var final *toolcall.Response
+	for ev, err := range toolcall.NewClient(model).Prompt("1+2?").Tools(Calculator{}).Stream(context.Background()) {
+		require.NoError(t, err)
+		kinds = append(kinds, ev.Kind)
+		switch ev.Kind {
+		case toolcall.EventText:
+			text.WriteString(ev.Text)
+		case toolcall.EventToolResult:
+			assert.Equal(t, "3", ev.Execution.Result)
+		case toolcall.EventDone:
+			final = ev.Response
+		}
+	}
+	assert.Equal(t, []toolcall.EventKind{toolcall.EventToolCall, toolcall.EventToolResult, toolcall.EventText, toolcall.EventText, toolcall.EventText, toolcall.EventText, toolcall.EventDone}, kinds)
+	assert.Equal(t, "The sum is 3.", text.String())
+	require.NotNil(t, final)
+	assert.Equal(t, "The sum is 3.", final.Content())
+
+	// Stopping early stops the loop: no second request.
+	model = tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)), tt.Text("unused"))
+	for range toolcall.NewClient(model).Prompt("1+2?").Tools(Calculator{}).Stream(context.Background()) {
+		break
+	}
+	assert.Len(t, model.Requests(), 1)
+}
+
+func TestStrictTools(t *testing.T) {
+	t.Parallel()
+	type Args struct {
+		City string `json:"city"`
+		Unit string `json:"unit,omitempty"`
+	}
+	tool, err := toolcall.NewFunc("w", "w", func(_ context.Context, in Args) (string, error) { return in.City + in.Unit, nil })
+	require.NoError(t, err)
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "w", `{"city":"Oslo","unit":null}`)), tt.Text("ok"))
+	resp, err := toolcall.NewClient(model, toolcall.WithStrictTools()).Prompt("go").Tools(tool).Call(context.Background())
+	require.NoError(t, err)
+	def := model.Requests()[0].Tools[0]
+	assert.True(t, def.Strict)
+	assert.JSONEq(t, `{"type":"object","properties":{"city":{"type":"string"},"unit":{"type":["string","null"]}},"required":["city","unit"],"additionalProperties":false}`, string(def.InputSchema))
+	assert.Equal(t, "Oslo", resp.Executions[0].Result, "null is accepted for an optional field")
+}
+
+var _ = json.RawMessage{}
