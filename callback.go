@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/toolcall-go/toolcall/internal/signature"
 )
@@ -213,14 +214,13 @@ func newMethodTool(obj reflect.Value, spec methodSpec, opts []ToolOption) (Tool,
 	if err != nil {
 		return nil, withSource(err, typeName, spec.method)
 	}
-	ft0.durations = ts.hasDuration
 	if err := finishConfig(&cfg, ts); err != nil {
 		return nil, withSource(err, typeName, spec.method)
 	}
 	ft0.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
 	ft0.meta = Metadata{ReturnDirect: cfg.returnDirect}
 	ft0.conv = cfg.converter
-	ft0.check = ts.validatorFor(cfg.schema)
+	ft0.args = newArgDecoder(ts, cfg.schema)
 	ft0.ts = ts
 	return ft0, nil
 }
@@ -326,18 +326,16 @@ func positionalStruct(ft reflect.Type, idx []int, params []param) (reflect.Type,
 
 // reflectTool calls a method or func through reflection.
 type reflectTool struct {
-	def       Definition
-	meta      Metadata
-	conv      ResultConverter
-	fn        reflect.Value
-	shape     signature.Shape
-	argType   reflect.Type
-	durations bool
-	check     *validator
-	ts        *typeSchema
+	def     Definition
+	meta    Metadata
+	conv    ResultConverter
+	fn      reflect.Value
+	shape   signature.Shape
+	argType reflect.Type
+	args    argDecoder
+	ts      *typeSchema
 }
 
-func (t *reflectTool) validator() *validator   { return t.check }
 func (t *reflectTool) typeSchema() *typeSchema { return t.ts }
 
 func (t *reflectTool) Definition() Definition { return t.def }
@@ -353,7 +351,7 @@ func (t *reflectTool) Call(ctx context.Context, arguments json.RawMessage) (stri
 		in[t.shape.ToolContext] = reflect.ValueOf(ToolContextFrom(ctx))
 	}
 	args := reflect.New(t.argType)
-	if err := decodeArguments(t.def.Name, arguments, args.Interface(), t.durations); err != nil {
+	if err := t.args.decode(t.def.Name, arguments, args.UnsafePointer(), args.Interface()); err != nil {
 		return "", err
 	}
 	switch t.shape.Input {
@@ -374,6 +372,45 @@ func (t *reflectTool) Call(ctx context.Context, arguments json.RawMessage) (stri
 		return NoResultText, nil
 	}
 	return convert(ctx, t.conv, out[0].Interface())
+}
+
+// argDecoder validates and decodes the arguments of a tool built from a
+// Go type: with the compiled decoder when the tool's schema is the type's
+// own, otherwise with the schema's validator and the JSON codec.
+type argDecoder struct {
+	plan      *dplan
+	ptr       bool // the argument type is a pointer to the planned struct
+	check     *validator
+	durations bool
+}
+
+func newArgDecoder(ts *typeSchema, schema json.RawMessage) argDecoder {
+	d := argDecoder{check: ts.validatorFor(schema), durations: ts.hasDuration}
+	if sameBytes(schema, ts.plain) || sameBytes(schema, ts.strict) {
+		d.plan = ts.decoderPlan()
+		d.ptr = ts.typ.Kind() == reflect.Pointer
+	}
+	return d
+}
+
+// decode fills the value at ptr (also given as target, a pointer of the
+// argument type for the codec).
+func (d *argDecoder) decode(tool string, arguments []byte, ptr unsafe.Pointer, target any) error {
+	args := normalizeArguments(arguments)
+	if d.plan != nil {
+		if d.ptr {
+			elem := reflect.New(d.plan.typ).UnsafePointer()
+			*(*unsafe.Pointer)(ptr) = elem
+			ptr = elem
+		}
+		return d.plan.decodeInto(tool, args, ptr, d.durations)
+	}
+	if d.check != nil {
+		if err := d.check.Validate(tool, args); err != nil {
+			return err
+		}
+	}
+	return decodeArguments(tool, args, target, d.durations)
 }
 
 // convert applies the tool's converter, else the client's, else the default.
@@ -400,9 +437,12 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 	if fn == nil {
 		return nil, &DefinitionError{Method: name, Err: fmt.Errorf("%w: nil func", ErrInvalidTool)}
 	}
-	cfg := toolConfig{name: name, description: description}
+	// The config lives in the tool, so options applied to it cost no
+	// allocation beyond the tool the caller keeps.
+	t := &funcTool[In, Out]{fn: fn, cfg: toolConfig{name: name, description: description}}
+	cfg := &t.cfg
 	for _, o := range opts {
-		o.applyToTool(&cfg)
+		o.applyToTool(cfg)
 	}
 	ts, err := schemaOf(reflect.TypeFor[In]())
 	if err != nil {
@@ -414,19 +454,16 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 		}
 		return nil, err
 	}
-	if err := finishConfig(&cfg, ts); err != nil {
+	if err := finishConfig(cfg, ts); err != nil {
 		return nil, err
 	}
-	return &funcTool[In, Out]{
-		def:       Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict},
-		meta:      Metadata{ReturnDirect: cfg.returnDirect},
-		conv:      cfg.converter,
-		fn:        fn,
-		durations: ts.hasDuration,
-		check:     ts.validatorFor(cfg.schema),
-		ts:        ts,
-		noResult:  reflect.TypeFor[Out]() == reflect.TypeFor[struct{}](),
-	}, nil
+	t.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
+	t.meta = Metadata{ReturnDirect: cfg.returnDirect}
+	t.conv = cfg.converter
+	t.args = newArgDecoder(ts, cfg.schema)
+	t.ts = ts
+	t.noResult = reflect.TypeFor[Out]() == reflect.TypeFor[struct{}]()
+	return t, nil
 }
 
 // MustFunc is like [NewFunc] but panics on error. Use it only for
@@ -440,17 +477,16 @@ func MustFunc[In, Out any](name, description string, fn func(context.Context, In
 }
 
 type funcTool[In, Out any] struct {
-	def       Definition
-	meta      Metadata
-	conv      ResultConverter
-	fn        func(context.Context, In) (Out, error)
-	durations bool
-	noResult  bool
-	check     *validator
-	ts        *typeSchema
+	def      Definition
+	meta     Metadata
+	conv     ResultConverter
+	fn       func(context.Context, In) (Out, error)
+	cfg      toolConfig
+	args     argDecoder
+	noResult bool
+	ts       *typeSchema
 }
 
-func (t *funcTool[In, Out]) validator() *validator   { return t.check }
 func (t *funcTool[In, Out]) typeSchema() *typeSchema { return t.ts }
 
 func (t *funcTool[In, Out]) Definition() Definition { return t.def }
@@ -458,7 +494,7 @@ func (t *funcTool[In, Out]) Metadata() Metadata     { return t.meta }
 
 func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
 	var in In
-	if err := decodeArguments(t.def.Name, arguments, &in, t.durations); err != nil {
+	if err := t.args.decode(t.def.Name, arguments, unsafe.Pointer(&in), &in); err != nil {
 		return "", err
 	}
 	out, err := t.fn(ctx, in)

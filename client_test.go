@@ -319,7 +319,7 @@ func TestBadArgumentsAreReportedAndCorrected(t *testing.T) {
 	})
 	require.NoError(t, err)
 	cases := []struct{ args, want string }{
-		{`{"city":`, `invalid arguments for tool "forecast": city: arguments are not valid JSON: unexpected EOF`},
+		{`{"city":`, `invalid arguments for tool "forecast": city: arguments are not valid JSON: unexpected end of input`},
 		{`{"city":"Oslo","unit":"C","days":"3"}`, `invalid arguments for tool "forecast": days: expected integer, got string`},
 		{`{"unit":"C","days":3}`, `invalid arguments for tool "forecast": city: required field is missing`},
 		{`{"city":"Oslo","unit":"K","days":3}`, `invalid arguments for tool "forecast": unit: must be one of "C", "F"`},

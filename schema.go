@@ -51,6 +51,14 @@ type typeSchema struct {
 
 	once                    sync.Once
 	plainCheck, strictCheck *validator
+	plan                    *dplan // the compiled decoder, nil if the type needs the codec
+	typ                     reflect.Type
+}
+
+// decoderPlan returns the compiled decoder for the argument type.
+func (ts *typeSchema) decoderPlan() *dplan {
+	ts.validatorFor(nil)
+	return ts.plan
 }
 
 // validatorFor returns the compiled validator of schema, which is usually
@@ -59,12 +67,21 @@ func (ts *typeSchema) validatorFor(schema json.RawMessage) *validator {
 	ts.once.Do(func() {
 		ts.plainCheck, _ = compileValidator(ts.plain)
 		ts.strictCheck, _ = compileValidator(ts.strict)
+		if ts.plainCheck != nil && ts.typ != nil {
+			t := ts.typ
+			if t.Kind() == reflect.Pointer {
+				t = t.Elem()
+			}
+			ts.plan = compilePlan(t, ts.plainCheck.root)
+		}
 	})
 	switch {
 	case sameBytes(schema, ts.plain):
 		return ts.plainCheck
 	case sameBytes(schema, ts.strict):
 		return ts.strictCheck
+	case schema == nil:
+		return nil
 	}
 	v, _ := compileValidator(schema)
 	return v
@@ -100,7 +117,7 @@ var (
 )
 
 func buildSchema(t reflect.Type) (ts *typeSchema) {
-	ts = &typeSchema{}
+	ts = &typeSchema{typ: t}
 	defer func() {
 		// invopop panics on some inputs; a user's type must never crash us.
 		if r := recover(); r != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"regexp"
 	"strconv"
@@ -14,8 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/toolcall-go/toolcall/internal/jsonnode"
 )
@@ -280,65 +277,55 @@ func enumValue(x any) any {
 	return string(jsonnode.Marshal(x))
 }
 
-// pathSeg is one step of the path to a value; paths are built only when a
-// violation is reported.
-type pathSeg struct {
-	parent *pathSeg
-	name   string
-	index  int // used when name is ""
-}
-
-func (p *pathSeg) String() string {
-	if p == nil {
-		return ""
-	}
-	var segs []*pathSeg
-	for s := p; s != nil; s = s.parent {
-		segs = append(segs, s)
-	}
-	var b strings.Builder
-	for i := len(segs) - 1; i >= 0; i-- {
-		s := segs[i]
-		if s.name == "" {
-			fmt.Fprintf(&b, "[%d]", s.index)
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(s.name)
-	}
-	return b.String()
+// seg is one step of the path to a value: a property name (a slice of
+// the arguments, unescaped only when needed) or an array index.
+type seg struct {
+	name  []byte
+	index int
+	isKey bool
 }
 
 // maxViolations bounds the report sent to the model.
 const maxViolations = 10
 
+// maxDepth bounds the nesting of arguments the validator walks.
+const maxDepth = 10000
+
+// validation is the state of one pass. It is pooled: the happy path
+// allocates nothing.
 type validation struct {
-	dec        jsontext.Decoder
+	data       []byte
+	pos        int
+	path       []seg
 	violations []Violation
+	durations  bool // decoding needs the time.Duration decoder
 }
 
-var validationPool = sync.Pool{New: func() any { return new(validation) }}
+var validationPool = sync.Pool{New: func() any { return &validation{path: make([]seg, 0, 16)} }}
+
+// errSyntax reports malformed JSON; it carries the message for the model.
+type errSyntax struct{ msg string }
+
+func (e *errSyntax) Error() string { return e.msg }
 
 // Validate checks args (already normalised, see normalizeArguments) and
 // returns an *ArgumentError listing the violations, or nil.
 func (v *validator) Validate(tool string, args []byte) error {
 	st := validationPool.Get().(*validation)
+	st.data, st.pos, st.path, st.violations = args, 0, st.path[:0], st.violations[:0]
 	defer func() {
-		st.violations = st.violations[:0]
-		st.dec.Reset(eofReader{})
+		st.data = nil
 		validationPool.Put(st)
 	}()
-	st.dec.Reset(bytes.NewReader(args))
-	err := st.value(v.root, nil)
+	err := st.value(v.root, 0)
 	if err == nil {
-		if _, err2 := st.dec.ReadToken(); err2 != io.EOF {
-			err = errors.New("arguments are not valid JSON: data after the top-level value")
+		st.ws()
+		if st.pos < len(st.data) {
+			err = st.syntax("data after the top-level value")
 		}
 	}
 	if err != nil {
-		return &ArgumentError{Tool: tool, Violations: []Violation{syntaxViolation(err)}}
+		return &ArgumentError{Tool: tool, Violations: []Violation{{Path: st.pathString(), Rule: "syntax", Message: err.Error()}}}
 	}
 	if len(st.violations) == 0 {
 		return nil
@@ -346,28 +333,34 @@ func (v *validator) Validate(tool string, args []byte) error {
 	return &ArgumentError{Tool: tool, Violations: append([]Violation(nil), st.violations...)}
 }
 
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
-
-func syntaxViolation(err error) Violation {
-	var sx *jsontext.SyntacticError
-	if errors.As(err, &sx) {
-		return Violation{Path: pointerPath(sx.JSONPointer), Rule: "syntax", Message: "arguments are not valid JSON: " + sx.Err.Error()}
-	}
-	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		return Violation{Rule: "syntax", Message: "arguments are not valid JSON: unexpected end of input"}
-	}
-	msg := err.Error()
-	if !strings.HasPrefix(msg, "arguments") {
-		msg = "arguments are not valid JSON: " + msg
-	}
-	return Violation{Rule: "syntax", Message: msg}
+func (st *validation) syntax(format string, args ...any) error {
+	return &errSyntax{"arguments are not valid JSON: " + fmt.Sprintf(format, args...)}
 }
 
-func (st *validation) fail(path *pathSeg, rule, format string, args ...any) {
+func (st *validation) pathString() string {
+	var b strings.Builder
+	for _, s := range st.path {
+		if !s.isKey {
+			fmt.Fprintf(&b, "[%d]", s.index)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.Write(s.name)
+	}
+	return b.String()
+}
+
+func (st *validation) fail(rule, format string, args ...any) {
 	if len(st.violations) < maxViolations {
-		st.violations = append(st.violations, Violation{Path: path.String(), Rule: rule, Message: fmt.Sprintf(format, args...)})
+		st.violations = append(st.violations, Violation{Path: st.pathString(), Rule: rule, Message: fmt.Sprintf(format, args...)})
+	}
+}
+
+func (st *validation) add(v Violation) {
+	if len(st.violations) < maxViolations {
+		st.violations = append(st.violations, v)
 	}
 }
 
@@ -381,32 +374,226 @@ func resolve(n *vnode) *vnode {
 	return n
 }
 
-// value validates the next JSON value against n. It returns an error only
-// for malformed JSON; violations are recorded.
-func (st *validation) value(n *vnode, path *pathSeg) error {
-	n = resolve(n)
-	if n == nil {
-		return st.dec.SkipValue()
+func (st *validation) ws() {
+	for st.pos < len(st.data) {
+		switch st.data[st.pos] {
+		case ' ', '\t', '\n', '\r':
+			st.pos++
+		default:
+			return
+		}
 	}
-	if len(n.anyOf) > 0 || len(n.allOf) > 0 {
-		raw, err := st.dec.ReadValue()
+}
+
+// value validates the next JSON value against n (nil: anything). It
+// returns an error only for malformed JSON; violations are recorded.
+func (st *validation) value(n *vnode, depth int) error {
+	if depth > maxDepth {
+		return st.syntax("nesting deeper than %d levels", maxDepth)
+	}
+	n = resolve(n)
+	st.ws()
+	if st.pos >= len(st.data) {
+		return st.syntax("unexpected end of input")
+	}
+	if n != nil && (len(n.anyOf) > 0 || len(n.allOf) > 0) {
+		start := st.pos
+		if err := st.value(nil, depth); err != nil {
+			return err
+		}
+		st.composite(n, st.data[start:st.pos], depth)
+		return nil
+	}
+	if n != nil && n.never {
+		st.fail("not", "no value is allowed here")
+		return st.value(nil, depth)
+	}
+	switch c := st.data[st.pos]; {
+	case c == '{':
+		if n != nil && !st.typeOK(n, tObject, "object") {
+			n = nil
+		}
+		return st.object(n, depth)
+	case c == '[':
+		if n != nil && !st.typeOK(n, tArray, "array") {
+			n = nil
+		}
+		return st.array(n, depth)
+	case c == '"':
+		start := st.pos
+		escaped, err := st.str()
 		if err != nil {
 			return err
 		}
-		st.composite(n, raw, path)
-		return nil
+		if n == nil || !st.typeOK(n, tString, "string") {
+			return nil
+		}
+		if n.enum == nil && n.pattern == nil && n.minLen < 0 && n.maxLen < 0 && !n.dateTime {
+			return nil
+		}
+		raw := st.data[start+1 : st.pos-1]
+		var s string
+		if escaped {
+			if err := json.Unmarshal(st.data[start:st.pos], &s); err != nil {
+				return st.syntax("%v", err)
+			}
+		} else {
+			s = string(raw)
+		}
+		st.checkString(n, s)
+	case c == '-' || '0' <= c && c <= '9':
+		start := st.pos
+		isInt, err := st.number()
+		if err != nil {
+			return err
+		}
+		if n == nil {
+			return nil
+		}
+		raw := st.data[start:st.pos]
+		needValue := n.min != nil || n.max != nil || n.xmin != nil || n.xmax != nil || n.multipleOf > 0 || n.enum != nil
+		var f float64
+		if needValue || !isInt {
+			f, err = strconv.ParseFloat(string(raw), 64)
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
+				return st.syntax("bad number %s", raw)
+			}
+			if !isInt && f == math.Trunc(f) && !math.IsInf(f, 0) {
+				isInt = true // 2.0 is an integer, as JSON Schema says
+			}
+		}
+		if isInt {
+			if !st.typeOK(n, tInteger, "number") {
+				return nil
+			}
+		} else if n.types != 0 && n.types&tNumber == 0 {
+			if n.types&tInteger != 0 {
+				st.fail("type", "expected integer, got %s", raw)
+			} else {
+				st.typeOK(n, tNumber, "number")
+			}
+			return nil
+		}
+		st.checkNumber(n, f)
+	case c == 't' || c == 'f' || c == 'n':
+		word := "null"
+		switch c {
+		case 't':
+			word = "true"
+		case 'f':
+			word = "false"
+		}
+		if !bytes.HasPrefix(st.data[st.pos:], []byte(word)) {
+			return st.syntax("invalid literal at byte %d", st.pos)
+		}
+		st.pos += len(word)
+		if n == nil {
+			return nil
+		}
+		if c == 'n' {
+			if st.typeOK(n, tNull, "null") && n.enum != nil {
+				st.checkEnum(n, nil)
+			}
+		} else if st.typeOK(n, tBoolean, "boolean") && n.enum != nil {
+			st.checkEnum(n, c == 't')
+		}
+	default:
+		return st.syntax("invalid character %q at byte %d", c, st.pos)
 	}
-	return st.simple(n, path)
+	return nil
+}
+
+// str consumes a string and reports whether it had escapes.
+func (st *validation) str() (escaped bool, err error) {
+	st.pos++ // opening quote
+	start := st.pos
+	for st.pos < len(st.data) {
+		c := st.data[st.pos]
+		switch {
+		case c == '"':
+			if !escaped && !utf8.Valid(st.data[start:st.pos]) {
+				return false, st.syntax("invalid UTF-8 in string")
+			}
+			st.pos++
+			return escaped, nil
+		case c == '\\':
+			escaped = true
+			if st.pos+1 >= len(st.data) {
+				return false, st.syntax("unexpected end of input")
+			}
+			switch st.data[st.pos+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				st.pos += 2
+			case 'u':
+				if st.pos+6 > len(st.data) {
+					return false, st.syntax("unexpected end of input")
+				}
+				for _, h := range st.data[st.pos+2 : st.pos+6] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return false, st.syntax("invalid escape at byte %d", st.pos)
+					}
+				}
+				st.pos += 6
+			default:
+				return false, st.syntax("invalid escape at byte %d", st.pos)
+			}
+		case c < 0x20:
+			return false, st.syntax("control character in string at byte %d", st.pos)
+		default:
+			st.pos++
+		}
+	}
+	return false, st.syntax("unexpected end of input")
+}
+
+// number consumes a number per the JSON grammar and reports whether it is
+// written as an integer.
+func (st *validation) number() (isInt bool, err error) {
+	d, i := st.data, st.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		s := i
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+		return i - s
+	}
+	if i < len(d) && d[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false, st.syntax("invalid number at byte %d", st.pos)
+	}
+	isInt = true
+	if i < len(d) && d[i] == '.' {
+		i++
+		isInt = false
+		if digits() == 0 {
+			return false, st.syntax("invalid number at byte %d", st.pos)
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		isInt = false
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false, st.syntax("invalid number at byte %d", st.pos)
+		}
+	}
+	st.pos = i
+	return isInt, nil
 }
 
 // composite validates a value already read against a schema with anyOf or
 // allOf, each alternative in a fresh pass.
-func (st *validation) composite(n *vnode, raw []byte, path *pathSeg) {
+func (st *validation) composite(n *vnode, raw []byte, depth int) {
 	check := func(alt *vnode) []Violation {
-		sub := validation{}
-		sub.dec.Reset(bytes.NewReader(raw))
-		if err := sub.value(alt, path); err != nil {
-			return []Violation{syntaxViolation(err)}
+		sub := validation{data: raw, path: append([]seg(nil), st.path...)}
+		if err := sub.value(alt, depth); err != nil {
+			return []Violation{{Path: sub.pathString(), Rule: "syntax", Message: err.Error()}}
 		}
 		return sub.violations
 	}
@@ -421,7 +608,7 @@ func (st *validation) composite(n *vnode, raw []byte, path *pathSeg) {
 		}
 	}
 	for _, alts := range n.anyOf {
-		var first []Violation
+		var best []Violation
 		ok := false
 		for i, a := range alts {
 			vs := check(a)
@@ -429,98 +616,23 @@ func (st *validation) composite(n *vnode, raw []byte, path *pathSeg) {
 				ok = true
 				break
 			}
-			if i == 0 || len(vs) < len(first) {
-				first = vs
+			if i == 0 || len(vs) < len(best) {
+				best = vs
 			}
 		}
 		if !ok {
-			for _, v := range first {
+			for _, v := range best {
 				st.add(v)
 			}
 		}
 	}
 }
 
-func (st *validation) add(v Violation) {
-	if len(st.violations) < maxViolations {
-		st.violations = append(st.violations, v)
-	}
-}
-
-func (st *validation) simple(n *vnode, path *pathSeg) error {
-	kind := st.dec.PeekKind()
-	if n.never {
-		st.fail(path, "not", "no value is allowed here")
-		return st.dec.SkipValue()
-	}
-	switch kind {
-	case '{':
-		if !st.typeOK(n, tObject, path, "object") {
-			return st.dec.SkipValue()
-		}
-		return st.object(n, path)
-	case '[':
-		if !st.typeOK(n, tArray, path, "array") {
-			return st.dec.SkipValue()
-		}
-		return st.array(n, path)
-	}
-	raw, err := st.dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	switch kind {
-	case '"':
-		if !st.typeOK(n, tString, path, "string") {
-			return nil
-		}
-		if n.enum == nil && n.pattern == nil && n.minLen < 0 && n.maxLen < 0 && !n.dateTime {
-			return nil
-		}
-		s, err := jsontext.AppendUnquote(nil, raw)
-		if err != nil {
-			return err
-		}
-		st.checkString(n, string(s), path)
-	case '0':
-		isInt := bytes.IndexAny(raw, ".eE") < 0
-		f, err := strconv.ParseFloat(string(raw), 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return err
-		}
-		if !isInt && f == math.Trunc(f) && !math.IsInf(f, 0) {
-			isInt = true // 2.0 is an integer, as JSON Schema says
-		}
-		if isInt {
-			if !st.typeOK(n, tInteger, path, "number") {
-				return nil
-			}
-		} else if n.types != 0 && n.types&tNumber == 0 {
-			if n.types&tInteger != 0 {
-				st.fail(path, "type", "expected integer, got %s", raw)
-			} else {
-				st.typeOK(n, tNumber, path, "number")
-			}
-			return nil
-		}
-		st.checkNumber(n, f, raw, path)
-	case 't', 'f':
-		if st.typeOK(n, tBoolean, path, "boolean") && n.enum != nil {
-			st.checkEnum(n, kind == 't', raw, path)
-		}
-	case 'n':
-		if st.typeOK(n, tNull, path, "null") && n.enum != nil {
-			st.checkEnum(n, nil, raw, path)
-		}
-	}
-	return nil
-}
-
-func (st *validation) typeOK(n *vnode, bit int, path *pathSeg, got string) bool {
+func (st *validation) typeOK(n *vnode, bit int, got string) bool {
 	if n.types == 0 || n.types&bit != 0 {
 		return true
 	}
-	st.fail(path, "type", "expected %s, got %s", typeNames(n.types), got)
+	st.fail("type", "expected %s, got %s", typeNames(n.types), got)
 	return false
 }
 
@@ -540,53 +652,53 @@ func typeNames(types int) string {
 	return strings.Join(names, " or ")
 }
 
-func (st *validation) checkString(n *vnode, s string, path *pathSeg) {
+func (st *validation) checkString(n *vnode, s string) {
 	if n.enum != nil {
-		st.checkEnum(n, s, nil, path)
+		st.checkEnum(n, s)
 	}
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		l := utf8.RuneCountInString(s)
 		if n.minLen >= 0 && l < n.minLen {
-			st.fail(path, "minLength", "must be at least %d characters long", n.minLen)
+			st.fail("minLength", "must be at least %d characters long", n.minLen)
 		}
 		if n.maxLen >= 0 && l > n.maxLen {
-			st.fail(path, "maxLength", "must be at most %d characters long", n.maxLen)
+			st.fail("maxLength", "must be at most %d characters long", n.maxLen)
 		}
 	}
 	if n.pattern != nil && !n.pattern.MatchString(s) {
-		st.fail(path, "pattern", "must match the pattern %s", n.pattern)
+		st.fail("pattern", "must match the pattern %s", n.pattern)
 	}
 	if n.dateTime {
 		if _, err := time.Parse(time.RFC3339, s); err != nil {
-			st.fail(path, "format", "must be an RFC 3339 date-time such as 2006-01-02T15:04:05Z")
+			st.fail("format", "must be an RFC 3339 date-time such as 2006-01-02T15:04:05Z")
 		}
 	}
 }
 
-func (st *validation) checkNumber(n *vnode, f float64, raw []byte, path *pathSeg) {
+func (st *validation) checkNumber(n *vnode, f float64) {
 	if n.enum != nil {
-		st.checkEnum(n, f, raw, path)
+		st.checkEnum(n, f)
 	}
 	if n.min != nil && f < *n.min {
-		st.fail(path, "minimum", "must be >= %v", *n.min)
+		st.fail("minimum", "must be >= %v", *n.min)
 	}
 	if n.max != nil && f > *n.max {
-		st.fail(path, "maximum", "must be <= %v", *n.max)
+		st.fail("maximum", "must be <= %v", *n.max)
 	}
 	if n.xmin != nil && f <= *n.xmin {
-		st.fail(path, "exclusiveMinimum", "must be > %v", *n.xmin)
+		st.fail("exclusiveMinimum", "must be > %v", *n.xmin)
 	}
 	if n.xmax != nil && f >= *n.xmax {
-		st.fail(path, "exclusiveMaximum", "must be < %v", *n.xmax)
+		st.fail("exclusiveMaximum", "must be < %v", *n.xmax)
 	}
 	if n.multipleOf > 0 {
 		if q := f / n.multipleOf; math.Abs(q-math.Round(q)) > 1e-9 {
-			st.fail(path, "multipleOf", "must be a multiple of %v", n.multipleOf)
+			st.fail("multipleOf", "must be a multiple of %v", n.multipleOf)
 		}
 	}
 }
 
-func (st *validation) checkEnum(n *vnode, v any, raw []byte, path *pathSeg) {
+func (st *validation) checkEnum(n *vnode, v any) {
 	for _, e := range n.enum {
 		if e == v {
 			return
@@ -600,101 +712,142 @@ func (st *validation) checkEnum(n *vnode, v any, raw []byte, path *pathSeg) {
 		out, _ := json.Marshal(e)
 		b.Write(out)
 	}
-	st.fail(path, "enum", "must be one of %s", b.String())
+	st.fail("enum", "must be one of %s", b.String())
 }
 
-func (st *validation) object(n *vnode, path *pathSeg) error {
-	if _, err := st.dec.ReadToken(); err != nil { // '{'
-		return err
-	}
+func (st *validation) object(n *vnode, depth int) error {
+	st.pos++ // '{'
 	var seen uint64
 	var seenMore []bool
-	if len(n.required) > 64 {
+	if n != nil && len(n.required) > 64 {
 		seenMore = make([]bool, len(n.required))
 	}
-	for st.dec.PeekKind() != '}' {
-		rawName, err := st.dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		name := rawName[1 : len(rawName)-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			if name, err = jsontext.AppendUnquote(nil, rawName); err != nil {
+	st.ws()
+	if st.pos < len(st.data) && st.data[st.pos] == '}' {
+		st.pos++
+	} else {
+		for {
+			st.ws()
+			if st.pos >= len(st.data) || st.data[st.pos] != '"' {
+				return st.syntax("expected a field name at byte %d", st.pos)
+			}
+			start := st.pos
+			escaped, err := st.str()
+			if err != nil {
 				return err
 			}
-		}
-		child, known := n.props[string(name)]
-		if known {
-			for i, r := range n.required {
-				if r == string(name) {
-					if i < 64 {
-						seen |= 1 << i
-					} else {
-						seenMore[i] = true
+			name := st.data[start+1 : st.pos-1]
+			if escaped {
+				var s string
+				if err := json.Unmarshal(st.data[start:st.pos], &s); err != nil {
+					return st.syntax("%v", err)
+				}
+				name = []byte(s)
+			}
+			st.ws()
+			if st.pos >= len(st.data) || st.data[st.pos] != ':' {
+				return st.syntax("expected ':' after field name at byte %d", st.pos)
+			}
+			st.pos++
+			st.path = append(st.path, seg{name: name, isKey: true})
+			var child *vnode
+			if n != nil {
+				var known bool
+				child, known = n.props[string(name)]
+				switch {
+				case known:
+					for i, r := range n.required {
+						if r == string(name) {
+							if i < 64 {
+								seen |= 1 << i
+							} else {
+								seenMore[i] = true
+							}
+						}
 					}
+				case n.addl != nil:
+					child = n.addl
+				case n.noAddl:
+					st.fail("additionalProperties", "unknown field; remove it")
 				}
 			}
-		} else if n.addl != nil {
-			child = n.addl
-		} else if n.noAddl {
-			st.fail(&pathSeg{parent: path, name: string(name)}, "additionalProperties", "unknown field; remove it")
-			if err := st.dec.SkipValue(); err != nil {
+			if err := st.value(child, depth+1); err != nil {
 				return err
 			}
-			continue
-		}
-		if child == nil {
-			if err := st.dec.SkipValue(); err != nil {
-				return err
+			st.path = st.path[:len(st.path)-1]
+			st.ws()
+			if st.pos >= len(st.data) {
+				return st.syntax("unexpected end of input")
 			}
-			continue
-		}
-		if err := st.value(child, &pathSeg{parent: path, name: string(name)}); err != nil {
-			return err
+			if st.data[st.pos] == ',' {
+				st.pos++
+				continue
+			}
+			if st.data[st.pos] == '}' {
+				st.pos++
+				break
+			}
+			return st.syntax("expected ',' or '}' at byte %d", st.pos)
 		}
 	}
-	if _, err := st.dec.ReadToken(); err != nil { // '}'
-		return err
+	if n == nil {
+		return nil
 	}
 	for i, r := range n.required {
 		if i < 64 && seen&(1<<i) == 0 || i >= 64 && !seenMore[i] {
-			st.fail(&pathSeg{parent: path, name: r}, "required", "required field is missing")
+			st.path = append(st.path, seg{name: []byte(r), isKey: true})
+			st.fail("required", "required field is missing")
+			st.path = st.path[:len(st.path)-1]
 		}
 	}
 	return nil
 }
 
-func (st *validation) array(n *vnode, path *pathSeg) error {
-	if _, err := st.dec.ReadToken(); err != nil { // '['
-		return err
-	}
+func (st *validation) array(n *vnode, depth int) error {
+	st.pos++ // '['
 	count := 0
-	for st.dec.PeekKind() != ']' {
-		var item *vnode
-		if count < len(n.prefix) {
-			item = n.prefix[count]
-		} else {
-			item = n.items
+	st.ws()
+	if st.pos < len(st.data) && st.data[st.pos] == ']' {
+		st.pos++
+	} else {
+		for {
+			var item *vnode
+			if n != nil {
+				if count < len(n.prefix) {
+					item = n.prefix[count]
+				} else {
+					item = n.items
+				}
+			}
+			st.path = append(st.path, seg{index: count})
+			if err := st.value(item, depth+1); err != nil {
+				return err
+			}
+			st.path = st.path[:len(st.path)-1]
+			count++
+			st.ws()
+			if st.pos >= len(st.data) {
+				return st.syntax("unexpected end of input")
+			}
+			if st.data[st.pos] == ',' {
+				st.pos++
+				continue
+			}
+			if st.data[st.pos] == ']' {
+				st.pos++
+				break
+			}
+			return st.syntax("expected ',' or ']' at byte %d", st.pos)
 		}
-		var err error
-		if item == nil {
-			err = st.dec.SkipValue()
-		} else {
-			err = st.value(item, &pathSeg{parent: path, index: count})
-		}
-		if err != nil {
-			return err
-		}
-		count++
 	}
-	if _, err := st.dec.ReadToken(); err != nil { // ']'
-		return err
+	if n == nil {
+		return nil
 	}
 	if n.minItems >= 0 && count < n.minItems {
-		st.fail(path, "minItems", "must have at least %d items", n.minItems)
+		st.fail("minItems", "must have at least %d items", n.minItems)
 	}
 	if n.maxItems >= 0 && count > n.maxItems {
-		st.fail(path, "maxItems", "must have at most %d items", n.maxItems)
+		st.fail("maxItems", "must have at most %d items", n.maxItems)
 	}
 	return nil
 }
@@ -709,22 +862,18 @@ var (
 
 const maxCachedValidators = 4096
 
-// A typedTool is a tool built from a Go type, which carries its schemas and
-// their validators.
+// A typedTool is a tool built from a Go type. It validates its arguments
+// itself, in Call, against its own schema.
 type typedTool interface {
 	typeSchema() *typeSchema
-	validator() *validator // for the tool's own InputSchema
 }
 
+// validatorFor returns the validator the Manager applies before calling t,
+// or nil when t validates its own arguments.
 func validatorFor(t Tool, def Definition) *validator {
 	switch t := t.(type) {
 	case typedTool:
-		if v := t.validator(); v != nil && sameBytes(def.InputSchema, t.(Tool).Definition().InputSchema) {
-			return v
-		}
-		if ts := t.typeSchema(); sameBytes(def.InputSchema, ts.plain) || sameBytes(def.InputSchema, ts.strict) {
-			return ts.validatorFor(def.InputSchema)
-		}
+		return nil
 	case *rawTool:
 		return t.check
 	}
