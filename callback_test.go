@@ -264,6 +264,8 @@ func TestCall(t *testing.T) {
 		{name: "malformed JSON", tool: "Struct", args: `{"name":`, wantErr: `arguments are not valid JSON`},
 		{name: "duplicate keys", tool: "Struct", args: `{"name":"a","name":"b"}`, wantErr: `name: arguments are not valid JSON: duplicate field "name"`},
 		{name: "field names match exactly", tool: "Struct", args: `{"Name":"x"}`, wantErr: `Name: unknown field`},
+		{name: "enum violation", tool: "Struct", args: `{"name":"x","unit":"K"}`, wantErr: `invalid arguments for tool "Struct": unit: must be one of "C", "F"`},
+		{name: "bounds violation", tool: "Struct", args: `{"name":"x","days":15}`, wantErr: `days: must be <= 14`},
 		{name: "enum value decodes", tool: "Struct", args: `{"name":"x","unit":"F"}`, want: `{"name":"x","unit":"F"}`},
 		{name: "pointer struct", tool: "StructPtr", args: `{"name":"p"}`, want: `{"name":"p"}`},
 		{name: "pointer struct, no arguments", tool: "StructPtr", args: ``, wantErr: `name: required field is missing`},

@@ -348,3 +348,31 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 		cl.req.Messages = ex.History
 	}
 }
+
+// AsModel returns a ChatModel whose Chat runs the client's whole
+// tool-calling loop: the client's tools, tool names and tool context are
+// the model's tool options (Spring AI's ToolCallingChatOptions). The
+// request's messages, tool choice, options and model are used; its Tools
+// are ignored, since definitions alone cannot be executed. The reply is the
+// final model message, with usage summed over all rounds.
+func (c *Client) AsModel() ChatModel { return toolCallingModel{c} }
+
+type toolCallingModel struct{ c *Client }
+
+func (m toolCallingModel) Chat(ctx context.Context, req *Request) (*ModelResponse, error) {
+	p := m.c.Prompt().Messages(req.Messages...).ToolChoice(req.ToolChoice).Options(req.Options).Model(req.Model)
+	resp, err := p.Call(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &ModelResponse{Message: resp.Message, Usage: resp.Usage}
+	if n := len(resp.Intermediate); n > 0 {
+		out.FinishReason = resp.Intermediate[n-1].FinishReason
+		out.Model = resp.Intermediate[n-1].Model
+	}
+	if resp.ReturnedDirect {
+		out.Message = AssistantMessage(resp.Content())
+		out.FinishReason = FinishStop
+	}
+	return out, nil
+}

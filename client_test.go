@@ -761,3 +761,17 @@ func TestStrictTools(t *testing.T) {
 }
 
 var _ = json.RawMessage{}
+
+func TestClientAsModel(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "CustomerInfo", `{"id":3}`)), tt.Text("Ada works for acme"))
+	client := toolcall.NewClient(model, toolcall.WithTools(CustomerTools{Updated: new([]Customer)}),
+		toolcall.WithToolContext(map[string]any{"tenantId": "acme"}))
+	var chat toolcall.ChatModel = client.AsModel()
+	resp, err := chat.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("who is 3?")}})
+	require.NoError(t, err)
+	assert.Equal(t, "Ada works for acme", resp.Message.Content)
+	assert.Equal(t, 30, resp.Usage.TotalTokens)
+	msgs := model.Requests()[1].Messages
+	assert.Equal(t, `{"id":3,"name":"Ada","tenant":"acme"}`, msgs[2].Content)
+}

@@ -76,6 +76,7 @@ const (
 	toolContextKey ctxKey = iota
 	callStateKey
 	converterKey
+	noValidationKey
 )
 
 // callState is what a running tool can see and change of its call.

@@ -246,6 +246,9 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 	if cfg.converter != nil {
 		tctx = context.WithValue(tctx, converterKey, cfg.converter)
 	}
+	if cfg.noValidation {
+		tctx = context.WithValue(tctx, noValidationKey, true)
+	}
 	if cfg.toolTimeout > 0 {
 		var cancel context.CancelFunc
 		tctx, cancel = context.WithTimeout(tctx, cfg.toolTimeout)

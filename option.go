@@ -192,7 +192,8 @@ func WithMaxResultBytes(n int) Option {
 }
 
 // WithoutValidation skips checking arguments against the schema before a
-// tool runs. Decoding errors are still reported to the model.
+// tool runs: only decoding into the Go type can fail (e.g. a wrong type),
+// and such errors still go to the model.
 func WithoutValidation() Option {
 	return optionFunc(func(c *config) { c.noValidation = true })
 }
