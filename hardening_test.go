@@ -111,7 +111,6 @@ func TestBadInputTable(t *testing.T) {
 	}
 }
 
-
 func TestModelReplyQuirks(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
