@@ -255,7 +255,7 @@ func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error
 			tools = append(tools, more...)
 		}
 	}
-	defs, err := cl.p.c.manager.withConfig(&cl.cfg).Definitions(tools)
+	defs, err := definitions(cl.cfg.strict, tools)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -265,8 +265,6 @@ func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error
 	}
 	return &req, tools, nil
 }
-
-func (m *Manager) withConfig(cfg *config) *Manager { return &Manager{cfg: *cfg} }
 
 // eligible applies the eligibility predicate (L5).
 func (cl *call) eligible(resp *ModelResponse) bool {

@@ -68,13 +68,17 @@ type Execution struct {
 // Definitions returns the definitions of tools, for a [Request]. Tools with
 // the same name are an error naming both, with [ErrDuplicateTool].
 func (m *Manager) Definitions(tools []Tool) ([]Definition, error) {
+	return definitions(m.cfg.strict, tools)
+}
+
+func definitions(strict bool, tools []Tool) ([]Definition, error) {
 	defs := make([]Definition, len(tools))
 	for i, t := range tools {
 		if t == nil {
 			return nil, fmt.Errorf("%w: tool %d is nil", ErrInvalidTool, i)
 		}
 		defs[i] = t.Definition()
-		if m.cfg.strict && !defs[i].Strict {
+		if strict && !defs[i].Strict {
 			defs[i] = strictDefinition(t, defs[i])
 		}
 		for j := range i {
@@ -213,12 +217,10 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 	}
 	if tool == nil {
 		te := &ToolError{Name: call.Name, CallID: call.ID, Err: ErrToolNotFound}
-		e.Err, e.IsError = te, true
+		e.Err, e.IsError, e.Result = te, true, unknownToolText(call.Name, tools)
 		if cfg.unknownTool == UnknownToolAbort {
-			e.Result = unknownToolText(call.Name, tools)
 			return finish(te)
 		}
-		e.Result = unknownToolText(call.Name, tools)
 		return finish(nil)
 	}
 
