@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	json2 "github.com/go-json-experiment/json"
@@ -207,11 +208,27 @@ func kindName(k jsontext.Kind) string {
 // encodeResult marshals a result as compact JSON without HTML escaping:
 // the reader is a model, not a browser.
 func encodeResult(v any) (string, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	e := encoderPool.Get().(*resultEncoder)
+	defer func() {
+		if e.buf.Cap() <= 64<<10 {
+			e.buf.Reset()
+			encoderPool.Put(e)
+		}
+	}()
+	if err := e.enc.Encode(v); err != nil {
 		return "", fmt.Errorf("toolcall: converting result of type %T: %w", v, err)
 	}
-	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+	return string(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))), nil
 }
+
+type resultEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encoderPool = sync.Pool{New: func() any {
+	e := &resultEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
