@@ -62,13 +62,18 @@ func (e *DefinitionError) Error() string {
 		fmt.Fprintf(&b, "%s.%s", e.Type, e.Method)
 	case e.Type != "":
 		b.WriteString(e.Type)
-	default:
+	case e.Method != "":
 		fmt.Fprintf(&b, "tool %q", e.Method)
 	}
 	if e.Path != "" {
-		fmt.Fprintf(&b, ": parameter %s", e.Path)
+		if b.Len() > len("toolcall: ") {
+			b.WriteString(": ")
+		}
+		fmt.Fprintf(&b, "parameter %s", e.Path)
 	}
-	b.WriteString(": ")
+	if b.Len() > len("toolcall: ") {
+		b.WriteString(": ")
+	}
 	b.WriteString(strings.TrimPrefix(e.Err.Error(), "toolcall: "))
 	return b.String()
 }
