@@ -1,0 +1,76 @@
+// Package ollama is a [toolcall.ChatModel] for Ollama's native chat API
+// (POST /api/chat). It uses net/http only; it does not import Ollama's Go
+// module, whose dependencies are heavy.
+//
+//	model := ollama.New(ollama.Config{Model: "qwen2.5"})
+//	client := toolcall.NewClient(model)
+//	resp, err := client.Prompt("What's the weather in Paris?").Tools(weather).Call(ctx)
+//
+// The server is Config.BaseURL, else $OLLAMA_HOST, else
+// http://localhost:11434. For Ollama's OpenAI-compatible /v1 endpoint use
+// package providers/openai instead.
+//
+// # Requests
+//
+// Messages keep their roles. An assistant message's tool calls are sent with
+// their arguments as a JSON object, as Ollama requires: empty or null
+// arguments become {}, and so do arguments that are not a JSON object (a
+// model's malformed call replayed from history). A tool message carries
+// tool_name and, when known, tool_call_id; Message.IsError has no Ollama
+// equivalent and is not sent.
+//
+// Options map to Ollama's "options": Temperature to temperature, TopP to
+// top_p, Seed to seed, Stop to stop and MaxTokens to num_predict. Other
+// keys of Options.Extra (num_ctx, top_k, repeat_penalty...) are sent as
+// they are, merged over Config.Options; the typed fields win over Extra and
+// Extra wins over Config. The keys "format", "think" and "keep_alive" are
+// request fields, not options, and are sent as such, overriding Config.
+//
+// Ollama has no tool_choice. [toolcall.ToolChoiceNone] is honoured by not
+// offering the tools; "required" and a named tool cannot be enforced and
+// are ignored. ParallelToolCalls and Definition.Strict are ignored too.
+//
+// # Tool schemas
+//
+// Ollama accepts any JSON Schema but decodes it into its own narrow type
+// before the model's chat template sees it, keeping type, description,
+// properties, required, enum, items and $defs. Keywords such as
+// additionalProperties, format, minimum, maximum, pattern, const, default
+// and oneOf are dropped silently, and so is a nested $ref (the property
+// becomes {}); a top-level $ref becomes an object without properties.
+// Schemas from [toolcall.SchemaFor] inline nested types, so they survive
+// this. Ollama does not constrain the model's output to the schema either:
+// a call may lack required fields. The toolcall library validates
+// arguments against the full schema before a tool runs and reports
+// violations to the model, so the dropped rules still hold.
+//
+// # Responses
+//
+// Ollama sends tool call arguments as a JSON object; they become JSON text
+// with the server's key order. Servers before late 2025 (ollama#12956)
+// send no call ids; missing ids are synthesised as "call_<index>", unique
+// within the reply, so tool results can be matched to calls. A reply with
+// tool calls finishes with [toolcall.FinishToolCalls] (Ollama says "stop");
+// done_reason "length" becomes [toolcall.FinishLength]. Usage comes from
+// prompt_eval_count and eval_count. Thinking text is not returned.
+//
+// # Streaming
+//
+// Stream reads the NDJSON lines as they arrive and yields one
+// [toolcall.StreamDelta] per text piece. Ollama sends each tool call whole
+// in one line, so a call is yielded as a single [toolcall.ToolCallDelta]
+// with its index, id, name and complete arguments; calls in later lines are
+// appended after earlier ones. The reply is complete at the line with
+// "done": true; a stream that ends without one is an error wrapping
+// [toolcall.ErrBadResponse].
+//
+// # Errors
+//
+// Every error is a [*toolcall.ProviderError] with Provider "ollama", the
+// HTTP status and the server's "error" message, except [toolcall.ErrStreamStopped].
+// A model whose template has no tool support (HTTP 400 "... does not
+// support tools") wraps [toolcall.ErrToolsNotSupported]; an unknown model
+// (HTTP 404) wraps [toolcall.ErrModelNotFound] and suggests `ollama pull`.
+// An {"error": ...} line inside a stream is an error too. A cancelled
+// context ends a call promptly, and the error wraps ctx.Err().
+package ollama

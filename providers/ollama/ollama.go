@@ -1,0 +1,282 @@
+package ollama
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/toolcall-go/toolcall"
+)
+
+// DefaultBaseURL is the server used when neither Config.BaseURL nor
+// OLLAMA_HOST is set.
+const DefaultBaseURL = "http://localhost:11434"
+
+// defaultPort is Ollama's port, added to a host given without scheme or port,
+// as the ollama CLI does for OLLAMA_HOST.
+const defaultPort = "11434"
+
+// Config configures a [Model]. Every field is optional; the zero value
+// talks to the local server and requires Request.Model on each request.
+type Config struct {
+	// BaseURL is the server's address, e.g. "http://gpu-box:11434". Empty
+	// means $OLLAMA_HOST, read by [New], else [DefaultBaseURL]. Either may
+	// be "host:port" or "host" without a scheme, as the ollama CLI accepts.
+	BaseURL string
+	// Model is the model name, e.g. "qwen2.5". Request.Model overrides it.
+	Model string
+	// HTTPClient sends the requests; nil means http.DefaultClient. Leave its
+	// Timeout zero for streaming and bound calls with the context instead.
+	HTTPClient *http.Client
+	// KeepAlive is how long the server keeps the model loaded after a
+	// request: a duration such as "10m", or a number of seconds ("0"
+	// unloads at once, "-1" keeps it loaded). Empty means the server's
+	// default.
+	KeepAlive string
+	// Think, when set, turns the model's thinking on or off. The thinking
+	// text itself is not returned.
+	Think *bool
+	// Options are default model options sent in "options", such as
+	// "num_ctx"; a request's options win over them.
+	Options map[string]any
+}
+
+// A Model is an Ollama model served over /api/chat. It implements
+// [toolcall.ChatModel] and [toolcall.StreamingChatModel].
+//
+// A Model is safe for concurrent use by multiple goroutines; it holds no
+// per-request state.
+type Model struct {
+	endpoint  string // BaseURL + "/api/chat"
+	base      string
+	model     string
+	client    *http.Client
+	keepAlive any
+	think     *bool
+	options   map[string]any
+}
+
+var (
+	_ toolcall.ChatModel          = (*Model)(nil)
+	_ toolcall.StreamingChatModel = (*Model)(nil)
+)
+
+// New returns a Model for cfg. It does no I/O: an unreachable server or an
+// unknown model is reported by the first request.
+func New(cfg Config) *Model {
+	base := resolveBaseURL(cfg.BaseURL, os.Getenv("OLLAMA_HOST"))
+	client := cfg.HTTPClient
+	if client == nil {
+		client = http.DefaultClient
+	}
+	var think *bool
+	if cfg.Think != nil {
+		t := *cfg.Think
+		think = &t
+	}
+	return &Model{
+		endpoint:  base + "/api/chat",
+		base:      base,
+		model:     cfg.Model,
+		client:    client,
+		keepAlive: keepAliveValue(cfg.KeepAlive),
+		think:     think,
+		options:   maps.Clone(cfg.Options), // the caller may change its map later
+	}
+}
+
+// resolveBaseURL picks the configured address, then $OLLAMA_HOST, then the
+// default, and turns a bare "host[:port][/path]" into an http URL.
+func resolveBaseURL(configured, env string) string {
+	s := strings.TrimSpace(configured)
+	if s == "" {
+		s = strings.TrimSpace(env)
+	}
+	if s == "" {
+		return DefaultBaseURL
+	}
+	if !strings.Contains(s, "://") {
+		hostport, path, _ := strings.Cut(s, "/")
+		host, port, err := net.SplitHostPort(hostport)
+		if err != nil {
+			host, port = strings.Trim(hostport, "[]"), defaultPort
+		}
+		if host == "" {
+			host = "localhost"
+		}
+		s = "http://" + net.JoinHostPort(host, port)
+		if path != "" {
+			s += "/" + path
+		}
+	}
+	return strings.TrimRight(s, "/")
+}
+
+// keepAliveValue sends a number of seconds as a JSON number: Ollama parses
+// a string with time.ParseDuration, which rejects "-1" and "0".
+func keepAliveValue(s string) any {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f
+	}
+	return s
+}
+
+// Chat sends req with "stream": false and returns the reply. It does not
+// modify req. Errors are [*toolcall.ProviderError] values; see the package
+// documentation.
+func (m *Model) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.ModelResponse, error) {
+	body, model, err := m.encode(req, false)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := m.post(ctx, body, model, false)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, m.transportError(ctx, model, resp.StatusCode, err)
+	}
+	var wr chatResponse
+	if err := json.Unmarshal(data, &wr); err != nil {
+		return nil, badResponse(model, resp.StatusCode, "response is not valid JSON: "+jsonProblem(err))
+	}
+	if wr.Error != "" {
+		return nil, inBandError(model, resp.StatusCode, wr.Error)
+	}
+	if !wr.Done {
+		return nil, badResponse(model, resp.StatusCode, `response has no "done": true`)
+	}
+	var a assembler
+	a.addMessage(&wr.Message)
+	return a.response(&wr), nil
+}
+
+// Stream sends req with "stream": true, yields each text piece and each
+// tool call as its NDJSON line arrives, and returns the reply assembled as
+// Chat would return it. If yield returns false, Stream closes the
+// connection and returns [toolcall.ErrStreamStopped]. A nil yield is
+// allowed.
+func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(toolcall.StreamDelta) bool) (*toolcall.ModelResponse, error) {
+	body, model, err := m.encode(req, true)
+	if err != nil {
+		return nil, err
+	}
+	if yield == nil {
+		yield = func(toolcall.StreamDelta) bool { return true }
+	}
+	resp, err := m.post(ctx, body, model, true)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+
+	br := bufio.NewReaderSize(resp.Body, 64<<10)
+	var a assembler
+	for {
+		line, readErr := readLine(br)
+		if readErr != nil && readErr != io.EOF {
+			if errors.Is(readErr, errLineTooLong) {
+				return nil, badResponse(model, resp.StatusCode, "stream line longer than 16 MiB")
+			}
+			return nil, m.transportError(ctx, model, resp.StatusCode, readErr)
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			var wr chatResponse
+			if err := json.Unmarshal(line, &wr); err != nil {
+				return nil, badResponse(model, resp.StatusCode, "stream line is not valid JSON: "+jsonProblem(err))
+			}
+			if wr.Error != "" {
+				return nil, inBandError(model, resp.StatusCode, wr.Error)
+			}
+			if wr.Message.Content != "" {
+				a.content.WriteString(wr.Message.Content)
+				if !yield(toolcall.StreamDelta{Content: wr.Message.Content}) {
+					return nil, toolcall.ErrStreamStopped
+				}
+			}
+			for _, c := range wr.Message.ToolCalls {
+				i, tc := a.addCall(c)
+				d := &toolcall.ToolCallDelta{Index: i, ID: tc.ID, Name: tc.Name, Arguments: string(tc.Arguments)}
+				if !yield(toolcall.StreamDelta{ToolCall: d}) {
+					return nil, toolcall.ErrStreamStopped
+				}
+			}
+			if wr.Done {
+				// Not waiting for EOF: a proxy may hold the connection open.
+				return a.response(&wr), nil
+			}
+		}
+		if readErr == io.EOF {
+			return nil, badResponse(model, resp.StatusCode, `stream ended without a "done": true line`)
+		}
+	}
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine returns the next line, newline included. At the end of the
+// body it returns the unterminated rest with io.EOF; after any other read
+// error the partial line is dropped, so a cut connection is not mistaken
+// for a malformed line.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > maxLine {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		switch err {
+		case nil:
+			return line, nil
+		case bufio.ErrBufferFull:
+			continue
+		case io.EOF:
+			return line, io.EOF
+		default:
+			return nil, err
+		}
+	}
+}
+
+// maxLine bounds one NDJSON line, so a broken server cannot exhaust memory.
+const maxLine = 16 << 20
+
+// post sends body and returns a 2xx response; any other status is read and
+// turned into a *toolcall.ProviderError.
+func (m *Model) post(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, &toolcall.ProviderError{Provider: providerName, Model: model, Err: err}
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	if stream {
+		hr.Header.Set("Accept", "application/x-ndjson")
+	} else {
+		hr.Header.Set("Accept", "application/json")
+	}
+	resp, err := m.client.Do(hr)
+	if err != nil {
+		return nil, m.transportError(ctx, model, 0, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		return nil, m.statusError(resp, model)
+	}
+	return resp, nil
+}
