@@ -30,6 +30,16 @@ type Reply struct {
 	// Wait, when set, is waited on (or ctx) before answering; it lets a
 	// test hold the model mid-request.
 	Wait <-chan struct{}
+	// Check, when set, asserts the request first: an error it returns is
+	// the model's answer, so the call under test fails with it.
+	Check func(req *toolcall.Request) error
+}
+
+// Expect returns r with a check of the request it answers; see
+// [Reply.Check].
+func Expect(check func(req *toolcall.Request) error, r Reply) Reply {
+	r.Check = check
+	return r
 }
 
 // Text returns a reply with the given text and finish reason stop.
@@ -105,6 +115,11 @@ func (m *Model) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.Mode
 		case <-r.Wait:
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		}
+	}
+	if r.Check != nil {
+		if err := r.Check(req); err != nil {
+			return nil, fmt.Errorf("toolcalltest: request %d: %w", n+1, err)
 		}
 	}
 	if r.Func != nil {

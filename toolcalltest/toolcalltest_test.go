@@ -1,0 +1,200 @@
+package toolcalltest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/toolcalltest"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func userRequest(text string) *toolcall.Request {
+	return &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage(text)}}
+}
+
+func TestModelRepliesInOrderAndRecords(t *testing.T) {
+	ctx := context.Background()
+	boom := errors.New("boom")
+	m := toolcalltest.NewModel(
+		toolcalltest.ToolCalls(toolcalltest.Call("c1", "lookup", `{"id":1}`)),
+		toolcalltest.Fail(boom),
+		toolcalltest.Text("done"),
+	)
+	assert.Equal(t, 3, m.Remaining())
+
+	r1, err := m.Chat(ctx, userRequest("one"))
+	require.NoError(t, err)
+	assert.Equal(t, toolcall.FinishToolCalls, r1.FinishReason)
+	require.Len(t, r1.Message.ToolCalls, 1)
+	assert.Equal(t, "lookup", r1.Message.ToolCalls[0].Name)
+
+	_, err = m.Chat(ctx, userRequest("two"))
+	assert.ErrorIs(t, err, boom)
+
+	r3, err := m.Chat(ctx, userRequest("three"))
+	require.NoError(t, err)
+	assert.Equal(t, "done", r3.Message.Content)
+	assert.Equal(t, 0, m.Remaining())
+
+	_, err = m.Chat(ctx, userRequest("four"))
+	assert.EqualError(t, err, "toolcalltest: no reply scripted for request 4")
+
+	reqs := m.Requests()
+	require.Len(t, reqs, 4)
+	for i, want := range []string{"one", "two", "three", "four"} {
+		assert.Equal(t, want, reqs[i].Messages[0].Content)
+	}
+	assert.Len(t, m.RequestBodies(), 4)
+}
+
+func TestModelRepliesAreIndependentCopies(t *testing.T) {
+	ctx := context.Background()
+	reply := toolcalltest.ToolCalls(toolcalltest.Call("c1", "a", `{}`))
+	m := toolcalltest.NewModel(reply, reply)
+	r1, err := m.Chat(ctx, userRequest("x"))
+	require.NoError(t, err)
+	r1.Message.ToolCalls[0].Name = "changed"
+	r2, err := m.Chat(ctx, userRequest("x"))
+	require.NoError(t, err)
+	assert.Equal(t, "a", r2.Message.ToolCalls[0].Name, "changing one reply must not change the next")
+
+	// Changing the caller's request after the call leaves the record alone.
+	req := userRequest("before")
+	m = toolcalltest.NewModel(toolcalltest.Text("ok"))
+	_, err = m.Chat(ctx, req)
+	require.NoError(t, err)
+	req.Messages[0].Content = "after"
+	assert.Equal(t, "before", m.Requests()[0].Messages[0].Content)
+	m.Requests()[0].Messages[0].Content = "changed"
+	assert.Equal(t, "before", m.Requests()[0].Messages[0].Content)
+}
+
+func TestModelCheck(t *testing.T) {
+	ctx := context.Background()
+	wantUser := func(text string) func(*toolcall.Request) error {
+		return func(req *toolcall.Request) error {
+			if got := req.Messages[len(req.Messages)-1].Content; got != text {
+				return fmt.Errorf("last message %q, want %q", got, text)
+			}
+			return nil
+		}
+	}
+	m := toolcalltest.NewModel(
+		toolcalltest.Expect(wantUser("hello"), toolcalltest.Text("hi")),
+		toolcalltest.Expect(wantUser("bye"), toolcalltest.Text("unreachable")),
+	)
+	resp, err := m.Chat(ctx, userRequest("hello"))
+	require.NoError(t, err)
+	assert.Equal(t, "hi", resp.Message.Content)
+	_, err = m.Chat(ctx, userRequest("hello again"))
+	assert.EqualError(t, err, `toolcalltest: request 2: last message "hello again", want "bye"`)
+}
+
+func TestModelWaitHonoursContext(t *testing.T) {
+	release := make(chan struct{})
+	m := toolcalltest.NewModel(toolcalltest.Reply{Wait: release, Response: toolcalltest.Text("late").Response})
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := m.Chat(ctx, userRequest("x"))
+		errc <- err
+	}()
+	cancel()
+	assert.ErrorIs(t, <-errc, context.Canceled)
+
+	// A cancelled context fails before the script is consumed.
+	m = toolcalltest.NewModel(toolcalltest.Text("kept"))
+	_, err := m.Chat(ctx, userRequest("x"))
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 1, m.Remaining())
+	close(release)
+}
+
+func TestFuncModelConcurrent(t *testing.T) {
+	m := toolcalltest.NewFuncModel(func(req *toolcall.Request) (*toolcall.ModelResponse, error) {
+		return toolcalltest.Text("echo " + req.Messages[0].Content).Response, nil
+	})
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Go(func() {
+			resp, err := m.Chat(context.Background(), userRequest(fmt.Sprint(i)))
+			if assert.NoError(t, err) {
+				assert.Equal(t, fmt.Sprintf("echo %d", i), resp.Message.Content)
+			}
+		})
+	}
+	wg.Wait()
+	assert.Len(t, m.Requests(), 50)
+}
+
+func TestModelStream(t *testing.T) {
+	ctx := context.Background()
+	m := toolcalltest.NewModel(
+		toolcalltest.Text("It is sunny."),
+		toolcalltest.ToolCalls(toolcalltest.Call("c1", "a", `{"x":1}`), toolcalltest.Call("c2", "b", `{}`)),
+	)
+	var pieces []string
+	resp, err := m.Stream(ctx, userRequest("x"), func(d toolcall.StreamDelta) bool {
+		pieces = append(pieces, d.Content)
+		return true
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"It", " is", " sunny."}, pieces)
+	assert.Equal(t, strings.Join(pieces, ""), resp.Message.Content)
+
+	var deltas []toolcall.ToolCallDelta
+	_, err = m.Stream(ctx, userRequest("x"), func(d toolcall.StreamDelta) bool {
+		deltas = append(deltas, *d.ToolCall)
+		return true
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []toolcall.ToolCallDelta{
+		{Index: 0, ID: "c1", Name: "a"}, {Index: 0, Arguments: `{"x":1}`},
+		{Index: 1, ID: "c2", Name: "b"}, {Index: 1, Arguments: `{}`},
+	}, deltas)
+
+	m = toolcalltest.NewModel(toolcalltest.Text("a b c"))
+	_, err = m.Stream(ctx, userRequest("x"), func(toolcall.StreamDelta) bool { return false })
+	assert.ErrorIs(t, err, toolcall.ErrStreamStopped)
+}
+
+func TestWireJSON(t *testing.T) {
+	req := &toolcall.Request{
+		Model: "m",
+		Messages: []toolcall.Message{
+			toolcall.UserMessage("hi"),
+			toolcall.AssistantMessage("", toolcalltest.Call("c1", "now", ""), toolcalltest.Call("c2", "add", `{"a":1}`)),
+			{Role: toolcall.RoleTool, ToolCallID: "c1", ToolName: "now", Content: "noon"},
+		},
+		Tools: []toolcall.Definition{{
+			Name: "add", Description: "Add", InputSchema: []byte(`{"type":"object"}`), Strict: true,
+		}},
+		ToolChoice: toolcall.ToolChoice{Name: "add"},
+	}
+	assert.JSONEq(t, `{
+		"model": "m",
+		"messages": [
+			{"role": "user", "content": "hi"},
+			{"role": "assistant", "content": "", "tool_calls": [
+				{"id": "c1", "type": "function", "function": {"name": "now", "arguments": "{}"}},
+				{"id": "c2", "type": "function", "function": {"name": "add", "arguments": "{\"a\":1}"}}
+			]},
+			{"role": "tool", "content": "noon", "tool_call_id": "c1"}
+		],
+		"tools": [{"type": "function", "function": {"name": "add", "description": "Add", "parameters": {"type": "object"}, "strict": true}}],
+		"tool_choice": {"type": "function", "function": {"name": "add"}}
+	}`, string(toolcalltest.WireJSON(req)))
+
+	req.ToolChoice = toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}
+	assert.Contains(t, string(toolcalltest.WireJSON(req)), `"tool_choice":"required"`)
+}
