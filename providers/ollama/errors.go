@@ -110,7 +110,7 @@ func jsonProblem(err error) string {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return fmt.Sprintf("syntax error at byte %d", syn.Offset)
+		return fmt.Sprintf("%s (at byte %d)", syn.Error(), syn.Offset)
 	case errors.As(err, &typ):
 		return fmt.Sprintf("field %q: expected %s, got JSON %s", typ.Field, typ.Type, typ.Value)
 	}

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 )
@@ -197,4 +200,24 @@ func (r recordBody) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return r.cannedBody.RoundTrip(req)
+}
+
+// TestDeepResponse: arguments nested 10,000 levels deep in a reply, or a
+// stream line, end in an error naming the problem, not a crash.
+func TestDeepResponse(t *testing.T) {
+	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
+	body := []byte(`{"message":{"role":"assistant","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":` + deep + `}}}]},"done":true}`)
+	_, err := fuzzModel(http.StatusOK, body).Chat(context.Background(), fuzzRequest)
+	checkProviderError(t, err, toolcall.ErrBadResponse, http.StatusOK, "fuzz")
+	assert.Contains(t, err.Error(), "exceeded max depth")
+
+	_, err = fuzzModel(http.StatusOK, append(body, '\n')).Stream(context.Background(), fuzzRequest, nil)
+	checkProviderError(t, err, toolcall.ErrBadResponse, http.StatusOK, "fuzz")
+
+	// Just inside the limit, the reply arrives whole.
+	ok := strings.Repeat("[", 9990) + strings.Repeat("]", 9990)
+	body = []byte(`{"message":{"role":"assistant","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":` + ok + `}}}]},"done":true}`)
+	resp, err := fuzzModel(http.StatusOK, body).Chat(context.Background(), fuzzRequest)
+	require.NoError(t, err)
+	assert.Len(t, resp.Message.ToolCalls[0].Arguments, len(`{"city":}`)+len(ok))
 }
