@@ -54,6 +54,7 @@ type DefinitionError struct {
 	Err    error // wraps one of the Err* sentinels above
 }
 
+// Error names the type, method and parameter path that broke the rule.
 func (e *DefinitionError) Error() string {
 	var b strings.Builder
 	b.WriteString("toolcall: ")
@@ -78,6 +79,7 @@ func (e *DefinitionError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the sentinel, for errors.Is.
 func (e *DefinitionError) Unwrap() error { return e.Err }
 
 // A ToolError records a failed tool call: the tool returned an error or
@@ -90,10 +92,12 @@ type ToolError struct {
 	Panic any
 }
 
+// Error names the tool and the call id.
 func (e *ToolError) Error() string {
 	return fmt.Sprintf("toolcall: tool %q (call %s): %v", e.Name, e.CallID, e.Err)
 }
 
+// Unwrap returns what the tool returned, or the panic as an error.
 func (e *ToolError) Unwrap() error { return e.Err }
 
 // A Violation is one way a tool's arguments broke its schema.
@@ -103,6 +107,7 @@ type Violation struct {
 	Message string // for the model, e.g. "must be <= 14"
 }
 
+// String reads "path: message", or the message alone for the whole object.
 func (v Violation) String() string {
 	if v.Path == "" {
 		return v.Message
@@ -118,6 +123,7 @@ type ArgumentError struct {
 	Violations []Violation
 }
 
+// Error lists every violation; it is the text the model receives.
 func (e *ArgumentError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "invalid arguments for tool %q: ", e.Tool)
@@ -145,6 +151,8 @@ type ProviderError struct {
 	Err        error
 }
 
+// Error reads "provider: HTTP status: model: cause: message (retry after d)",
+// leaving out the parts that are unknown.
 func (e *ProviderError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Provider)
@@ -168,6 +176,7 @@ func (e *ProviderError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the sentinel or the transport error.
 func (e *ProviderError) Unwrap() error { return e.Err }
 
 // StatusError returns the sentinel that matches an HTTP status, or nil.
