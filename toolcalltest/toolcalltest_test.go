@@ -3,6 +3,7 @@ package toolcalltest_test
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 	"sync"
@@ -15,6 +16,10 @@ import (
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/toolcalltest"
 )
+
+// `go test ./... -update` passes -update to every package; this one has no
+// golden files but must accept the flag.
+var _ = flag.Bool("update", false, "no golden files in this package")
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 

@@ -1,0 +1,198 @@
+package toolcall_test
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestExportedIdentifiersAreDocumented parses every non-test Go file of
+// every package in the module and fails, listing them all, if an exported
+// identifier has no doc comment: types, funcs, methods of exported types,
+// consts and vars. A const or var inside a parenthesised group is covered
+// by the group's doc comment or by its own line comment, since go doc shows
+// the group as written. Struct fields and interface methods may go without
+// one. Methods such as Error and Unwrap are not exempt: a one-line comment
+// says what the error reads like or wraps.
+func TestExportedIdentifiersAreDocumented(t *testing.T) {
+	t.Parallel()
+	var missing []undocumentedIdent
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path == "." {
+				return nil
+			}
+			name := d.Name()
+			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir // a module of its own
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		missing = append(missing, undocumented(fset, f)...)
+		return nil
+	})
+	require.NoError(t, err)
+	if len(missing) == 0 {
+		return
+	}
+	slices.SortFunc(missing, func(a, b undocumentedIdent) int {
+		return cmp.Or(strings.Compare(a.pos.Filename, b.pos.Filename), cmp.Compare(a.pos.Line, b.pos.Line))
+	})
+	var b strings.Builder
+	for _, m := range missing {
+		fmt.Fprintf(&b, "\n\t%s:%d: %s %s", m.pos.Filename, m.pos.Line, m.kind, m.name)
+	}
+	t.Errorf("%d exported identifiers have no doc comment:%s", len(missing), b.String())
+}
+
+type undocumentedIdent struct {
+	pos        token.Position
+	kind, name string
+}
+
+// undocumented returns the exported identifiers of f that lack a doc
+// comment.
+func undocumented(fset *token.FileSet, f *ast.File) []undocumentedIdent {
+	var out []undocumentedIdent
+	report := func(pos token.Pos, kind, name string) {
+		out = append(out, undocumentedIdent{pos: fset.Position(pos), kind: kind, name: name})
+	}
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if !d.Name.IsExported() || d.Doc != nil {
+				continue
+			}
+			if d.Recv == nil {
+				report(d.Pos(), "func", d.Name.Name)
+				continue
+			}
+			if recv := receiverType(d.Recv.List[0].Type); ast.IsExported(recv) {
+				report(d.Pos(), "method", recv+"."+d.Name.Name)
+			}
+		case *ast.GenDecl:
+			grouped := d.Lparen.IsValid()
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					// A lone type takes the declaration's comment; in a
+					// group each type needs its own.
+					if s.Name.IsExported() && s.Doc == nil && (grouped || d.Doc == nil) {
+						report(s.Pos(), "type", s.Name.Name)
+					}
+				case *ast.ValueSpec:
+					// In a group, a trailing line comment documents a
+					// value too: go doc shows the group as written.
+					if s.Doc != nil || d.Doc != nil || grouped && s.Comment != nil {
+						continue
+					}
+					for _, n := range s.Names {
+						if n.IsExported() {
+							report(n.Pos(), d.Tok.String(), n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// receiverType returns the name of a method's receiver type, without
+// pointer and type parameters.
+func receiverType(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+func TestUndocumented(t *testing.T) {
+	t.Parallel()
+	const src = `package p
+
+// Documented is documented.
+type Documented int
+
+type Bare int
+
+// String is documented.
+func (Documented) String() string { return "" }
+
+func (Documented) Error() string { return "" }
+
+func (*Bare) Unwrap() error { return nil }
+
+func (unexported) Skipped() {}
+
+func Func() {}
+
+// Grouped values share the group's comment.
+const (
+	A = 1
+	B = 2
+)
+
+const (
+	C = 3 // a line comment documents a grouped value
+	D = 4
+)
+
+var E = 5
+
+// F is documented.
+var F = 6
+
+type (
+	// G is documented.
+	G int
+	H int
+)
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	require.NoError(t, err)
+	var got []string
+	for _, m := range undocumented(fset, f) {
+		got = append(got, m.kind+" "+m.name)
+	}
+	want := []string{"type Bare", "method Documented.Error", "method Bare.Unwrap", "func Func", "const D", "var E", "type H"}
+	assert.Equal(t, want, got)
+}

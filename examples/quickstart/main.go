@@ -1,0 +1,167 @@
+// Quickstart gives a chat model one Go function as a tool: the model calls
+// it, toolcall runs it with the model's arguments and sends the result back,
+// and the model answers.
+//
+// With nothing configured it runs offline, on the scripted model of package
+// toolcalltest: no network, no key. It talks to a real model when the
+// environment points at one:
+//
+//	# offline, on the scripted model
+//	go run ./examples/quickstart
+//
+//	# OpenAI
+//	OPENAI_API_KEY=sk-... go run ./examples/quickstart
+//
+//	# any OpenAI-compatible server: llama.cpp, vLLM, LM Studio, Ollama's /v1...
+//	OPENAI_BASE_URL=http://localhost:8080/v1 go run ./examples/quickstart -model qwen2.5
+//
+//	# Ollama
+//	OLLAMA_HOST=localhost:11434 go run ./examples/quickstart -model qwen2.5
+//
+// The -provider flag (scripted, openai or ollama) chooses explicitly; -model
+// names the model (default gpt-4o-mini for openai, qwen2.5 for ollama). When
+// both OPENAI_* and OLLAMA_HOST are set, OpenAI wins.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/providers/ollama"
+	"github.com/toolcall-go/toolcall/providers/openai"
+	"github.com/toolcall-go/toolcall/toolcalltest"
+)
+
+// WeatherRequest is the tool's input: its fields are the parameters the
+// model fills in. Every field is required unless its json tag says
+// omitempty; the jsonschema tag describes it to the model.
+type WeatherRequest struct {
+	Location string `json:"location" jsonschema:"description=City name such as Paris"`
+	Unit     string `json:"unit,omitempty" jsonschema:"enum=C,enum=F,description=Temperature unit (default C)"`
+}
+
+// WeatherReport is the tool's result; the model receives it as JSON.
+type WeatherReport struct {
+	Location    string `json:"location"`
+	Temperature int    `json:"temperature"`
+	Unit        string `json:"unit"`
+	Sky         string `json:"sky"`
+}
+
+// currentWeather is the tool: a stand-in for a real weather service.
+func currentWeather(ctx context.Context, in WeatherRequest) (WeatherReport, error) {
+	r := WeatherReport{Location: in.Location, Temperature: 30, Unit: "C", Sky: "sunny"}
+	if in.Unit == "F" {
+		r.Temperature, r.Unit = 86, "F"
+	}
+	return r, nil
+}
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	provider := flag.String("provider", "", "scripted, openai or ollama (default: chosen from the environment)")
+	modelName := flag.String("model", "", "model name (default gpt-4o-mini for openai, qwen2.5 for ollama)")
+	flag.Parse()
+
+	model, err := chooseModel(*provider, *modelName)
+	if err != nil {
+		return err
+	}
+
+	weather, err := toolcall.NewFunc("currentWeather", "Get the current weather in a location", currentWeather)
+	if err != nil {
+		return err
+	}
+	client := toolcall.NewClient(model)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+
+	question := "What's the weather in Paris?"
+	fmt.Printf("user:         %s\n", question)
+	resp, err := client.Prompt().User(question).Tools(weather).Call(ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range resp.Executions {
+		fmt.Printf("tool call:    %s %s\n", e.Call.Name, e.Call.Arguments)
+		fmt.Printf("tool result:  %s\n", e.Result)
+	}
+	fmt.Printf("answer:       %s\n", resp.Content())
+	fmt.Printf("model rounds: %d, tokens: %d\n", resp.Rounds, resp.Usage.TotalTokens)
+	return nil
+}
+
+const offlineBanner = `Offline: a scripted model (package toolcalltest) plays the model. No network, no key.
+To use a real model:
+  OPENAI_API_KEY=sk-... go run ./examples/quickstart                                 # OpenAI
+  OPENAI_BASE_URL=http://localhost:8080/v1 go run ./examples/quickstart -model NAME  # any OpenAI-compatible server
+  OLLAMA_HOST=localhost:11434 go run ./examples/quickstart -model qwen2.5            # Ollama
+
+`
+
+// chooseModel returns the model named by -provider, or else the one the
+// environment points at, or else the scripted model, and says which.
+func chooseModel(provider, name string) (toolcall.ChatModel, error) {
+	if provider == "" {
+		switch {
+		case os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "":
+			provider = "openai"
+		case os.Getenv("OLLAMA_HOST") != "":
+			provider = "ollama"
+		default:
+			provider = "scripted"
+		}
+	}
+	switch provider {
+	case "scripted":
+		fmt.Print(offlineBanner)
+		return scriptedModel(), nil
+	case "openai":
+		if name == "" {
+			name = "gpt-4o-mini"
+		}
+		server := os.Getenv("OPENAI_BASE_URL")
+		if server == "" {
+			server = "OpenAI"
+		}
+		fmt.Printf("Using model %s on %s.\n\n", name, server)
+		// BaseURL and APIKey default to $OPENAI_BASE_URL and $OPENAI_API_KEY.
+		return openai.New(openai.Config{Model: name}), nil
+	case "ollama":
+		if name == "" {
+			name = "qwen2.5"
+		}
+		server := os.Getenv("OLLAMA_HOST")
+		if server == "" {
+			server = ollama.DefaultBaseURL
+		}
+		fmt.Printf("Using model %s on Ollama at %s.\n\n", name, server)
+		// BaseURL defaults to $OLLAMA_HOST.
+		return ollama.New(ollama.Config{Model: name}), nil
+	}
+	return nil, errors.New("-provider must be scripted, openai or ollama, not " + provider)
+}
+
+// scriptedModel replies as a real model would: first a call to the tool,
+// then, once the tool's result is in the conversation, the answer.
+func scriptedModel() toolcall.ChatModel {
+	return toolcalltest.NewModel(
+		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "currentWeather", `{"location":"Paris","unit":"C"}`)),
+		toolcalltest.Text("It is 30°C and sunny in Paris."),
+	)
+}
