@@ -1,0 +1,547 @@
+package openai_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/providers/openai"
+)
+
+func TestChat(t *testing.T) {
+	t.Parallel()
+	askParis := []toolcall.Message{toolcall.UserMessage("What is the weather in Paris?")}
+	weather := []toolcall.Definition{weatherTool}
+	for _, tc := range []struct {
+		name      string
+		recording string
+		captured  bool // the request must equal the recorded one
+		cfg       openai.Config
+		req       *toolcall.Request
+		want      *toolcall.ModelResponse
+		wantErr   error
+		status    int
+		model     string // the error's model
+		wantMsg   string // a substring of the error's Message
+	}{
+		{
+			name: "plain", recording: "llamacpp/b_plain", captured: true,
+			req: &toolcall.Request{
+				Messages: []toolcall.Message{toolcall.SystemMessage("You are a test."), toolcall.UserMessage("Hi there")},
+				Options:  toolcall.Options{MaxTokens: ptr(300)},
+			},
+			want: &toolcall.ModelResponse{
+				Message:      toolcall.AssistantMessage("Hello! How can I help you?"),
+				FinishReason: toolcall.FinishStop,
+				Usage:        toolcall.Usage{PromptTokens: 19, CompletionTokens: 9, TotalTokens: 28},
+				Model:        "tiny-toolcaller",
+			},
+		},
+		{
+			name: "tool call", recording: "llamacpp/c2_tools_auto", captured: true,
+			req: &toolcall.Request{Messages: askParis, Tools: weather, Options: toolcall.Options{MaxTokens: ptr(300)}},
+			want: &toolcall.ModelResponse{
+				Message: toolcall.AssistantMessage("", call("bV8QPhBwjnr8swJ3TeacS0uh9AwvlJsL", "get_weather",
+					`{"city":"Paris","unit":"fahrenheit","options":{"days": -9,"detail":{"wind":false}}}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Usage:        toolcall.Usage{PromptTokens: 284, CompletionTokens: 75, TotalTokens: 359},
+				Model:        "tiny-toolcaller",
+			},
+		},
+		{
+			name: "tool choice required", recording: "llamacpp/c_tools_required", captured: true,
+			req: &toolcall.Request{Messages: askParis, Tools: weather, ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired},
+				Options: toolcall.Options{MaxTokens: ptr(300)}},
+			want: &toolcall.ModelResponse{
+				Message: toolcall.AssistantMessage("", call("8wGONfJ76oGu42W7JBPDidaR4nOebqwO", "get_weather",
+					`{"city":"Paris","unit":"fahrenheit","options":{"days":1,"detail":{"wind":true}}}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Usage:        toolcall.Usage{PromptTokens: 284, CompletionTokens: 84, TotalTokens: 368},
+				Model:        "tiny-toolcaller",
+			},
+		},
+		{
+			// The model's raw text is kept, newline and spaces included.
+			name: "named tool choice", recording: "llamacpp/c3_tool_choice_named", captured: true,
+			req: &toolcall.Request{Messages: askParis, Tools: weather, ToolChoice: toolcall.ToolChoice{Name: "get_weather"},
+				Options: toolcall.Options{MaxTokens: ptr(300)}},
+			want: &toolcall.ModelResponse{
+				Message: toolcall.AssistantMessage("", call("kUtjegdGEadJvZBvsvmh1OnYBVxdTGjw", "get_weather",
+					"{\"city\":\"Paris\",\"unit\":\"fahrenheit\",\"options\":{\"days\":5,\"detail\":{\"wind\":\n                 true}}}")),
+				FinishReason: toolcall.FinishToolCalls,
+				Usage:        toolcall.Usage{PromptTokens: 284, CompletionTokens: 95, TotalTokens: 379},
+				Model:        "tiny-toolcaller",
+			},
+		},
+		{
+			name: "tool result", recording: "llamacpp/e_loop_none", captured: true,
+			req: &toolcall.Request{
+				Messages: append(slices.Clone(askParis),
+					toolcall.AssistantMessage("", call("call_abc123", "get_weather", `{"city":"Paris","unit":"celsius","options":{"days":1,"detail":{"wind":true}}}`)),
+					toolcall.ToolMessage(call("call_abc123", "get_weather", ""), `{"temperature":21,"condition":"sunny"}`)),
+				Tools:      weather,
+				ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceNone},
+				Options:    toolcall.Options{MaxTokens: ptr(300)},
+			},
+			want: &toolcall.ModelResponse{
+				Message:      toolcall.AssistantMessage("The weather is warm."),
+				FinishReason: toolcall.FinishStop,
+				Usage:        toolcall.Usage{PromptTokens: 358, CompletionTokens: 6, TotalTokens: 364},
+				Model:        "tiny-toolcaller",
+			},
+		},
+		{
+			name: "ollama v1 tool call", recording: "ollama-v1/c_tools_required", captured: true,
+			cfg: openai.Config{Model: "tiny-toolcaller"},
+			req: &toolcall.Request{Messages: askParis, Tools: weather, ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}},
+			want: &toolcall.ModelResponse{
+				Message:      toolcall.AssistantMessage("", call("call_pjrjwp0p", "get_weather", `{"city":"Paris"}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Usage:        toolcall.Usage{PromptTokens: 234, CompletionTokens: 5, TotalTokens: 239},
+				Model:        "tiny-toolcaller",
+			},
+		},
+		{
+			name: "parallel calls", recording: "h_parallel_calls",
+			req: &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Weather in Paris and Lyon?")}, Tools: weather},
+			want: &toolcall.ModelResponse{
+				Message: toolcall.AssistantMessage("",
+					call("call_paris", "get_weather", `{"city":"Paris","unit":"celsius","options":{"days":1,"detail":{"wind":true}}}`),
+					call("call_lyon", "get_weather", `{"city":"Lyon","unit":"celsius","options":{"days":1,"detail":{"wind":false}}}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Usage:        toolcall.Usage{PromptTokens: 120, CompletionTokens: 60, TotalTokens: 180},
+				Model:        "gpt-4o-mini-2024-07-18",
+			},
+		},
+		{
+			name: "empty arguments", recording: "h_empty_arguments",
+			req: &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("What time is it?")}, Tools: []toolcall.Definition{nowTool}},
+			want: &toolcall.ModelResponse{
+				Message:      toolcall.AssistantMessage("", call("call_now1", "now", `{}`), call("call_now2", "now", `{}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Usage:        toolcall.Usage{PromptTokens: 50, CompletionTokens: 8, TotalTokens: 58},
+				Model:        "qwen2.5",
+			},
+		},
+		{
+			name: "arguments as an object", recording: "h_object_arguments",
+			req: &toolcall.Request{Messages: askParis, Tools: weather},
+			want: &toolcall.ModelResponse{
+				Message:      toolcall.AssistantMessage("", call("call_obj", "get_weather", `{"city":"Paris","options":{"days":2}}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Usage:        toolcall.Usage{PromptTokens: 40, CompletionTokens: 12, TotalTokens: 52},
+				Model:        "compat-model",
+			},
+		},
+		{
+			// Also: the server says "stop" for a turn with calls, and
+			// sends no total_tokens.
+			name: "missing ids", recording: "h_missing_ids",
+			req: &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Weather in Paris and Lyon?")}, Tools: weather},
+			want: &toolcall.ModelResponse{
+				Message: toolcall.AssistantMessage("",
+					call("call_0", "get_weather", `{"city":"Paris"}`),
+					call("call_1", "get_weather", `{"city":"Lyon"}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Usage:        toolcall.Usage{PromptTokens: 40, CompletionTokens: 20, TotalTokens: 60},
+				Model:        "compat-model",
+			},
+		},
+		{
+			name: "schema the server rejects", recording: "llamacpp/f_bad_ref", captured: true,
+			cfg: openai.Config{Model: "tiny-toolcaller"},
+			req: &toolcall.Request{
+				Messages: []toolcall.Message{toolcall.UserMessage("call the tool")},
+				Tools: []toolcall.Definition{{Name: "probe", Description: "probe tool",
+					InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"$ref":"#/$defs/Missing"}},"required":["v"]}`)}},
+				ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired},
+				Options:    toolcall.Options{MaxTokens: ptr(300)},
+			},
+			wantErr: toolcall.ErrBadRequest, status: 400, model: "tiny-toolcaller",
+			wantMsg: "Error resolving ref #/$defs/Missing",
+		},
+		{
+			name: "model not found", recording: "ollama-v1/m_model_not_found", captured: true,
+			req:     &toolcall.Request{Model: "does-not-exist", Messages: askParis},
+			wantErr: toolcall.ErrModelNotFound, status: 404, model: "does-not-exist",
+			wantMsg: "model 'does-not-exist' not found",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, got := replay(t, tc.recording)
+			m := newModel(srv, tc.cfg)
+
+			resp, err := m.Chat(context.Background(), tc.req)
+
+			sent := got.get(t, 0).body
+			checkGolden(t, "chat_"+slug(tc.name), sent)
+			if tc.captured {
+				checkCaptured(t, tc.recording, sent)
+			}
+			if tc.wantErr != nil {
+				assert.Nil(t, resp)
+				pe := checkProviderError(t, err, tc.wantErr, tc.status, tc.model)
+				assert.Contains(t, pe.Message, tc.wantMsg)
+				assert.NotContains(t, err.Error(), "_error", "no raw body in the error")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, resp)
+		})
+	}
+}
+
+// cloneRequest copies req deeply, so that a later change to req shows.
+func cloneRequest(req *toolcall.Request) *toolcall.Request {
+	c := *req
+	c.Messages = slices.Clone(req.Messages)
+	for i, m := range c.Messages {
+		c.Messages[i].ToolCalls = slices.Clone(m.ToolCalls)
+		for j, tc := range m.ToolCalls {
+			c.Messages[i].ToolCalls[j].Arguments = bytes.Clone(tc.Arguments)
+		}
+	}
+	c.Tools = slices.Clone(req.Tools)
+	o := &c.Options
+	o.Temperature, o.TopP, o.MaxTokens, o.Seed = clonePtr(o.Temperature), clonePtr(o.TopP), clonePtr(o.MaxTokens), clonePtr(o.Seed)
+	o.ParallelToolCalls = clonePtr(o.ParallelToolCalls)
+	o.Stop = slices.Clone(o.Stop)
+	o.Extra = maps.Clone(o.Extra)
+	return &c
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	return ptr(*p)
+}
+
+// TestRequestMapping pins the body sent for the request's messages, tools
+// and settings.
+func TestRequestMapping(t *testing.T) {
+	t.Parallel()
+	hi := []toolcall.Message{toolcall.SystemMessage("Be brief."), toolcall.UserMessage("Hi there")}
+	for _, tc := range []struct {
+		name string
+		req  *toolcall.Request
+	}{
+		{
+			// A temperature of 0 must be sent: go-openai's float32
+			// omitempty field would drop it.
+			name: "options",
+			req: &toolcall.Request{
+				Messages: hi, Tools: []toolcall.Definition{weatherTool},
+				Options: toolcall.Options{
+					Temperature: ptr(0.0), TopP: ptr(0.9), Seed: ptr(42), MaxTokens: ptr(128),
+					Stop: []string{"\n\n", "END"}, ParallelToolCalls: ptr(false),
+				},
+			},
+		},
+		{
+			name: "no tool choice or parallel calls without tools",
+			req: &toolcall.Request{
+				Messages: hi, ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired},
+				Options: toolcall.Options{ParallelToolCalls: ptr(true), Temperature: ptr(0.7)},
+			},
+		},
+		{
+			name: "strict tool",
+			req: &toolcall.Request{Messages: hi, Tools: []toolcall.Definition{{
+				Name: "get_weather", Description: "Get weather", Strict: true,
+				InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"unit":{"type":["string","null"]}},"required":["city","unit"],"additionalProperties":false}`),
+			}}},
+		},
+		{
+			name: "tool without parameters",
+			req:  &toolcall.Request{Messages: hi, Tools: []toolcall.Definition{nowTool}},
+		},
+		{
+			name: "null schema means no parameters",
+			req:  &toolcall.Request{Messages: hi, Tools: []toolcall.Definition{{Name: "now", Description: "Current time", InputSchema: json.RawMessage(" null ")}}},
+		},
+		{
+			name: "tool choice auto",
+			req:  &toolcall.Request{Messages: hi, Tools: []toolcall.Definition{nowTool}, ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceAuto}},
+		},
+		{
+			name: "replayed calls",
+			req: &toolcall.Request{Messages: []toolcall.Message{
+				toolcall.UserMessage("go <now> & then"),
+				toolcall.AssistantMessage("Calling.",
+					call("call_a", "now", ``),
+					call("call_b", "now", `null`),
+					call("call_c", "now", "  \n"),
+					call("call_d", "get_weather", `{"city": "Paris", "days": 2}`),
+					call("call_e", "get_weather", `{"city":"Ni`),
+				),
+				toolcall.ToolMessage(call("call_a", "now", ""), "12:00"),
+				toolcall.ToolMessage(call("call_b", "now", ""), ""),
+				toolcall.ToolMessage(call("call_c", "now", ""), "12:00"),
+				toolcall.ToolMessage(call("call_d", "get_weather", ""), `{"temperature":21}`),
+				{Role: toolcall.RoleTool, ToolCallID: "call_e", ToolName: "get_weather", IsError: true, Content: "invalid arguments"},
+				toolcall.AssistantMessage("", call("call_f", "now", `{}`)),
+				toolcall.ToolMessage(call("call_f", "now", ""), "12:01"),
+			}},
+		},
+		{
+			// Typed options win over Extra, and Extra cannot replace the
+			// request's own fields.
+			name: "extra fields",
+			req: &toolcall.Request{Messages: hi, Tools: []toolcall.Definition{nowTool}, Options: toolcall.Options{
+				Temperature: ptr(0.1),
+				Extra: map[string]any{
+					"top_k": 20, "temperature": 0.9, "model": "other", "tools": []string{"x"}, "tool_choice": "none",
+					"chat_template_kwargs":  map[string]any{"enable_thinking": false},
+					"max_completion_tokens": 64,
+				},
+			}},
+		},
+		{
+			name: "request model overrides config",
+			req:  &toolcall.Request{Model: "qwen2.5:7b", Messages: hi},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, got := replay(t, "llamacpp/b_plain")
+			m := newModel(srv, openai.Config{})
+			before := cloneRequest(tc.req)
+
+			_, err := m.Chat(context.Background(), tc.req)
+			require.NoError(t, err)
+
+			checkGolden(t, "request_"+slug(tc.name), got.get(t, 0).body)
+			assert.Equal(t, before, tc.req, "Chat must not modify the request")
+		})
+	}
+}
+
+// cannedBody answers every request in process with one status and body,
+// recording the request, so a test can use any BaseURL and a fuzz
+// iteration costs no socket.
+type cannedBody struct {
+	status      int
+	contentType string
+	header      http.Header
+	body        []byte
+	sent        *capture // may be nil
+}
+
+func (c cannedBody) RoundTrip(req *http.Request) (*http.Response, error) {
+	if c.sent != nil {
+		c.sent.add(req)
+	}
+	if req.Body != nil {
+		req.Body.Close()
+	}
+	h := c.header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	h.Set("Content-Type", c.contentType)
+	return &http.Response{
+		StatusCode: c.status,
+		Header:     h,
+		Body:       io.NopCloser(bytes.NewReader(c.body)),
+		Request:    req,
+	}, nil
+}
+
+// TestMaxTokensOnOpenAI: OpenAI's reasoning models accept only
+// max_completion_tokens; compatible servers know max_tokens.
+func TestMaxTokensOnOpenAI(t *testing.T) {
+	t.Parallel()
+	plain := loadRecording(t, "llamacpp/b_plain")
+	for _, tc := range []struct {
+		base, want, notWant string
+	}{
+		{base: "https://api.openai.com/v1", want: "max_completion_tokens", notWant: "max_tokens"},
+		{base: "https://API.OpenAI.com/v1/", want: "max_completion_tokens", notWant: "max_tokens"},
+		{base: "https://api.openai.com.example.net/v1", want: "max_tokens", notWant: "max_completion_tokens"},
+		{base: "http://localhost:8080/v1", want: "max_tokens", notWant: "max_completion_tokens"},
+	} {
+		t.Run(tc.base, func(t *testing.T) {
+			t.Parallel()
+			sent := &capture{}
+			m := openai.New(openai.Config{BaseURL: tc.base, APIKey: testKey, Model: "o3-mini",
+				HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: plain.contentType, body: plain.body, sent: sent}}})
+
+			_, err := m.Chat(context.Background(), &toolcall.Request{
+				Messages: []toolcall.Message{toolcall.UserMessage("hi")}, Options: toolcall.Options{MaxTokens: ptr(64)}})
+			require.NoError(t, err)
+
+			var body map[string]any
+			require.NoError(t, json.Unmarshal(sent.get(t, 0).body, &body))
+			assert.Equal(t, 64.0, body[tc.want])
+			assert.NotContains(t, body, tc.notWant)
+		})
+	}
+}
+
+func TestHeaders(t *testing.T) {
+	t.Parallel()
+	srv, got := replay(t, "llamacpp/b_plain", "llamacpp/d2_plain_stream")
+	m := newModel(srv, openai.Config{Organization: "org-test"})
+	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+
+	_, err := m.Chat(context.Background(), req)
+	require.NoError(t, err)
+	_, err = m.Stream(context.Background(), req, nil)
+	require.NoError(t, err)
+
+	for i, accept := range []string{"application/json", "text/event-stream"} {
+		h := got.get(t, i).header
+		assert.Equal(t, "Bearer "+testKey, h.Get("Authorization"))
+		assert.Equal(t, "org-test", h.Get("OpenAI-Organization"))
+		assert.Equal(t, "application/json", h.Get("Content-Type"))
+		assert.Equal(t, accept, h.Get("Accept"))
+	}
+}
+
+// TestEnvironment reads OPENAI_BASE_URL and OPENAI_API_KEY. It cannot run
+// in parallel: it sets them.
+func TestEnvironment(t *testing.T) {
+	srv, got := replay(t, "llamacpp/b_plain")
+	t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1/")
+	t.Setenv("OPENAI_API_KEY", "sk-from-env")
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
+	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+
+	_, err := openai.New(openai.Config{Model: "tiny"}).Chat(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, "Bearer sk-from-env", got.get(t, 0).header.Get("Authorization"))
+
+	// Config wins over the environment.
+	_, err = openai.New(openai.Config{Model: "tiny", APIKey: "sk-from-config"}).Chat(context.Background(), req)
+	require.NoError(t, err)
+	assert.Equal(t, "Bearer sk-from-config", got.get(t, 1).header.Get("Authorization"))
+
+	// No key anywhere: no Authorization header, as local servers expect.
+	t.Setenv("OPENAI_API_KEY", "")
+	_, err = openai.New(openai.Config{Model: "tiny"}).Chat(context.Background(), req)
+	require.NoError(t, err)
+	assert.NotContains(t, got.get(t, 2).header, "Authorization")
+}
+
+func TestModelStringHidesKey(t *testing.T) {
+	t.Parallel()
+	m := openai.New(openai.Config{BaseURL: "http://localhost:8080/v1", APIKey: testKey, Model: "tiny"})
+	for _, s := range []string{fmt.Sprint(m), fmt.Sprintf("%v", m), fmt.Sprintf("%+v", m), fmt.Sprintf("%#v", m), fmt.Sprintf("%s", m)} {
+		assert.NotContains(t, s, "SECRET123")
+		assert.Contains(t, s, "http://localhost:8080/v1/chat/completions")
+	}
+}
+
+func TestChatInvalidRequest(t *testing.T) {
+	t.Parallel()
+	srv, got := replay(t, "llamacpp/b_plain")
+	for _, tc := range []struct {
+		name    string
+		noModel bool
+		req     *toolcall.Request
+		wantMsg string
+	}{
+		{name: "nil request", req: nil, wantMsg: "nil request"},
+		{name: "no model", noModel: true, req: &toolcall.Request{}, wantMsg: "no model"},
+		{name: "invalid schema", req: &toolcall.Request{Tools: []toolcall.Definition{{Name: "x", InputSchema: json.RawMessage(`{`)}}}, wantMsg: `tool "x": input schema is not valid JSON`},
+		{name: "extra JSON cannot hold", req: &toolcall.Request{Options: toolcall.Options{Extra: map[string]any{"f": func() {}}}}, wantMsg: `Options.Extra: key "f"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := newModel(srv, openai.Config{})
+			if tc.noModel {
+				m = openai.New(openai.Config{BaseURL: srv.URL + "/v1", HTTPClient: srv.Client()})
+			}
+			_, err := m.Chat(context.Background(), tc.req)
+			require.ErrorIs(t, err, toolcall.ErrBadRequest)
+			var pe *toolcall.ProviderError
+			require.ErrorAs(t, err, &pe)
+			assert.Contains(t, pe.Message, tc.wantMsg)
+			_, err = m.Stream(context.Background(), tc.req, nil)
+			require.ErrorIs(t, err, toolcall.ErrBadRequest)
+		})
+	}
+	t.Cleanup(func() { assert.Zero(t, got.count(), "invalid requests must not be sent") })
+}
+
+func TestInvalidBaseURL(t *testing.T) {
+	t.Parallel()
+	m := openai.New(openai.Config{BaseURL: "http://bad host/" + testKey + "/v1", APIKey: testKey, Model: "tiny"})
+	_, err := m.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}})
+	pe := checkProviderError(t, err, toolcall.ErrBadRequest, 0, "tiny")
+	assert.Contains(t, pe.Message, "invalid BaseURL")
+}
+
+func TestConcurrentChat(t *testing.T) {
+	t.Parallel()
+	srv, got := replay(t, "llamacpp/c2_tools_auto")
+	m := newModel(srv, openai.Config{})
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			req := &toolcall.Request{
+				Messages: []toolcall.Message{toolcall.UserMessage("What is the weather in Paris?")},
+				Tools:    []toolcall.Definition{weatherTool},
+				Options:  toolcall.Options{Seed: ptr(i), Extra: map[string]any{"top_k": i}},
+			}
+			resp, err := m.Chat(context.Background(), req)
+			if assert.NoError(t, err) && assert.Len(t, resp.Message.ToolCalls, 1) {
+				assert.Equal(t, "get_weather", resp.Message.ToolCalls[0].Name)
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, 16, got.count())
+	seeds := map[float64]bool{}
+	for i := range 16 {
+		var body struct {
+			Seed float64 `json:"seed"`
+			TopK float64 `json:"top_k"`
+		}
+		require.NoError(t, json.Unmarshal(got.get(t, i).body, &body))
+		assert.Equal(t, body.Seed, body.TopK, "each request keeps its own options")
+		seeds[body.Seed] = true
+	}
+	assert.Len(t, seeds, 16)
+}
+
+// TestServerMessageShapes checks that the message in each server's error
+// body reaches the caller, never the raw JSON.
+func TestServerMessageShapes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{name: "openai", body: `{"error":{"message":"Invalid schema for function 'x'.","type":"invalid_request_error","param":"tools[0]","code":null}}`, want: "Invalid schema for function 'x'."},
+		{name: "message list", body: `{"error":{"message":["first problem","second problem"],"type":"invalid_request_error"}}`, want: "first problem, second problem"},
+		{name: "error string", body: `{"error":"model is loading"}`, want: "model is loading"},
+		{name: "vllm", body: `{"object":"error","message":"maximum context length is 4096 tokens","type":"BadRequestError","param":null,"code":400}`, want: "maximum context length is 4096 tokens"},
+		{name: "fastapi detail", body: `{"detail":[{"loc":["body","messages"],"msg":"field required","type":"value_error.missing"}]}`, want: "field required"},
+		{name: "fastapi detail string", body: `{"detail":"Not authenticated"}`, want: "Not authenticated"},
+		{name: "not JSON", body: `Bad Request`, want: "Bad Request"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", Model: "tiny",
+				HTTPClient: &http.Client{Transport: cannedBody{status: 400, contentType: "application/json", body: []byte(tc.body)}}})
+			_, err := m.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}})
+			pe := checkProviderError(t, err, toolcall.ErrBadRequest, 400, "tiny")
+			assert.Equal(t, tc.want, pe.Message)
+			assert.False(t, strings.Contains(err.Error(), "{"), "raw JSON in %q", err.Error())
+		})
+	}
+}

@@ -1,0 +1,114 @@
+// Package openai is a [toolcall.ChatModel] for OpenAI's Chat Completions API
+// and the servers that copy it: vLLM, llama.cpp's llama-server, LM Studio,
+// Ollama's /v1, DeepSeek, Groq and others.
+//
+//	model := openai.New(openai.Config{Model: "gpt-4o-mini"}) // key from OPENAI_API_KEY
+//	client := toolcall.NewClient(model)
+//	resp, err := client.Prompt("What's the weather in Paris?").Tools(weather).Call(ctx)
+//
+// For a compatible server, set BaseURL to its API root, e.g.
+// openai.Config{BaseURL: "http://localhost:8080/v1", Model: "qwen2.5"}; or
+// set OPENAI_BASE_URL. The key comes from Config.APIKey, else
+// OPENAI_API_KEY; with neither, no Authorization header is sent.
+//
+// # Requests
+//
+// Messages keep their roles. An assistant message's tool calls are sent
+// with their arguments as a JSON string; empty or null arguments are sent
+// as "{}", which every server accepts (go-openai would drop an empty
+// string, and servers reject a call without arguments). An assistant turn
+// with tool calls and no text has "content": null. A tool message carries
+// tool_call_id and its content, even when empty; ToolName and IsError have
+// no Chat Completions equivalent and are not sent.
+//
+// Tools become function tools with their input schema as "parameters" (an
+// empty or null schema becomes {"type":"object","properties":{}}, since
+// OpenAI rejects an object schema without properties) and "strict": true when
+// Definition.Strict is set. ToolChoice becomes tool_choice: "auto", "none",
+// "required", or {"type":"function","function":{"name":...}} for a named
+// tool. tool_choice and parallel_tool_calls are sent only with tools, as
+// OpenAI rejects them otherwise.
+//
+// Options map to temperature, top_p, seed, stop and parallel_tool_calls.
+// MaxTokens is sent as max_tokens, which compatible servers know, except to
+// api.openai.com, where it is max_completion_tokens, the only form OpenAI's
+// reasoning models accept. The keys of Options.Extra are added as
+// top-level request fields (top_k, min_p or repetition_penalty for vLLM and
+// llama.cpp, reasoning_effort, max_completion_tokens, ...) unless the
+// request already has that field; model, messages, stream, stream_options,
+// tools and tool_choice cannot be set that way.
+//
+// # Responses
+//
+// The first choice becomes the reply: its text (a refusal is text too, and
+// content sent as an array of parts is joined), its tool calls, the finish
+// reason and the usage. Arguments are kept as the model wrote them; a
+// server that sends them as a JSON object instead of a string
+// (google/adk-go#1254) is read too, and empty or null arguments become
+// "{}". Missing call ids become "call_<index>" and a repeated id gets a
+// "_<n>" suffix, so the ids of a reply are unique and tool results can be
+// matched to their calls. A reply with tool calls finishes with
+// [toolcall.FinishToolCalls] unless it was cut short
+// ([toolcall.FinishLength]) or filtered, whatever the server said. Reasoning
+// text (reasoning_content) is not returned.
+//
+// # Streaming
+//
+// Stream sends "stream": true with stream_options.include_usage and reads
+// the server-sent events as they arrive: each data line is one chunk. Text
+// is yielded as it comes. Tool-call fragments are assembled by index, with
+// the id and name usually only in the first fragment and the arguments in
+// pieces; calls may interleave, and a different non-empty id at an index
+// already in use starts a new call (some servers send all parallel calls
+// with index 0). A placeholder id "null" counts as no id. The stream ends at
+// "data: [DONE]"; a stream that ends without it is complete if a
+// finish_reason arrived, and otherwise an error wrapping
+// [toolcall.ErrBadResponse]. An error event ("error:" lines, "event: error",
+// or a chunk that is an {"error": ...} object) ends the stream with an
+// error.
+//
+// # Errors
+//
+// Every error is a [*toolcall.ProviderError] with Provider "openai", the
+// HTTP status, the model and the server's message (never the raw body),
+// except [toolcall.ErrStreamStopped]. It wraps [toolcall.ErrUnauthorized]
+// (401, 403), [toolcall.ErrModelNotFound] (404), [toolcall.ErrRateLimited]
+// (429), [toolcall.ErrServer] (5xx, and errors reported inside a 200
+// reply or a stream) or [toolcall.ErrBadRequest] (other 4xx, and requests
+// that cannot be built, which are not sent). A 400 whose message says the
+// model or server cannot take tools ("does not support tools", vLLM's
+// "--enable-auto-tool-choice", llama.cpp's "requires --jinja", ...) wraps
+// [toolcall.ErrToolsNotSupported]. RetryAfter comes from retry-after-ms or
+// Retry-After (seconds or an HTTP date). A body that is not the JSON
+// expected, a stream cut short, and a redirect the HTTP client did not
+// follow wrap [toolcall.ErrBadResponse]. A
+// failure to connect wraps the net error (errors.Is(err,
+// syscall.ECONNREFUSED) holds); a cancelled context ends a call promptly,
+// and the error wraps ctx.Err().
+//
+// The API key never appears in an error: it is removed from server
+// messages that echo it and from transport errors. Keys shorter than 8
+// bytes are taken for the placeholders local servers accept ("ollama")
+// and are not redacted.
+//
+// # go-openai
+//
+// The request body is github.com/sashabaranov/go-openai's
+// ChatCompletionRequest, with its tools, tool choice and tool call types.
+// Three of its fields are replaced, because their encoding loses
+// information: temperature and top_p (float32 with omitempty, so a
+// temperature of 0 would not be sent) and the messages (empty content is
+// omitted, and OpenAI rejects a tool message without content).
+//
+// The request is sent with net/http and the response decoded here, not
+// with go-openai's Client. In v1.43.0 its CreateChatCompletion fails on
+// arguments sent as an object; its errors drop the response headers, so
+// Retry-After is lost, and its RequestError prints the raw body, where a
+// server may echo the key; its stream reader reports a stream cut off
+// mid-event as io.EOF, the same as a complete one; and it refuses some
+// requests by model name before sending them. Decoding the body once,
+// with types that accept both forms of arguments, is simpler than
+// intercepting its transport to repair responses, and no slower
+// (BenchmarkRound compares the two). TestGoOpenAILimitations pins these
+// behaviours, so an upgrade that fixes them shows.
+package openai

@@ -1,0 +1,234 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/toolcall-go/toolcall"
+)
+
+const providerName = "openai"
+
+// maxErrorBody bounds how much of an error response is read.
+const maxErrorBody = 64 << 10
+
+// statusError turns a non-2xx response into a ProviderError carrying the
+// server's message, never the raw body.
+func (m *Model) statusError(resp *http.Response, model string) error {
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	msg := m.redact(serverMessage(data))
+	pe := &toolcall.ProviderError{
+		Provider:   providerName,
+		StatusCode: resp.StatusCode,
+		Model:      model,
+		Message:    msg,
+		RetryAfter: retryAfter(resp.Header, time.Now()),
+		Err:        toolcall.StatusError(resp.StatusCode),
+	}
+	switch {
+	case resp.StatusCode == http.StatusBadRequest && noToolSupport(msg):
+		pe.Err = toolcall.ErrToolsNotSupported
+	case resp.StatusCode == http.StatusNotFound && msg == "":
+		// Servers explain a missing model; a bare 404 is a wrong URL.
+		pe.Message = fmt.Sprintf("no /chat/completions at %s; BaseURL usually ends in /v1", m.redact(m.base))
+	case resp.StatusCode == http.StatusUnauthorized && m.key == "":
+		pe.Message = strings.TrimPrefix(msg+"; no API key is set (Config.APIKey or OPENAI_API_KEY)", "; ")
+	case msg == "":
+		pe.Message = http.StatusText(resp.StatusCode)
+	}
+	if pe.Err == nil { // a 1xx or 3xx the client did not follow
+		pe.Err = toolcall.ErrBadResponse
+	}
+	return pe
+}
+
+// inBandError reports an "error" object received with a 2xx status: in a
+// reply body, or as an event in a stream.
+func (m *Model) inBandError(model string, status int, raw []byte) error {
+	msg := m.redact(serverMessage(raw))
+	if msg == "" {
+		msg = "the server reported an error without a message"
+	}
+	err := toolcall.ErrServer
+	if noToolSupport(msg) {
+		err = toolcall.ErrToolsNotSupported
+	}
+	return &toolcall.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, Err: err}
+}
+
+func (m *Model) badResponse(model string, status int, msg string) error {
+	return &toolcall.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: m.redact(msg), Err: toolcall.ErrBadResponse}
+}
+
+// transportError wraps a failure to send or read. A cancelled or expired
+// ctx is reported as ctx.Err(), so errors.Is(err, context.Canceled) holds.
+func (m *Model) transportError(ctx context.Context, model string, status int, err error) error {
+	pe := &toolcall.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: m.redactErr(err)}
+	if ctx.Err() != nil {
+		pe.Err = ctx.Err()
+		return pe
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		pe.Message = "cannot connect to " + m.redact(m.base) + "; is the server running?"
+	}
+	return pe
+}
+
+// minSecretLen is the shortest key that is redacted. Shorter values are
+// placeholders such as "ollama" or "none" that local servers accept, and
+// replacing them would garble ordinary words in messages.
+const minSecretLen = 8
+
+// redact removes the API key from s: a server may echo the Authorization
+// header, or a URL may hold a key, in an error message.
+func (m *Model) redact(s string) string {
+	if len(m.key) < minSecretLen || !strings.Contains(s, m.key) {
+		return s
+	}
+	return strings.ReplaceAll(s, m.key, "[redacted]")
+}
+
+// redactErr returns err with the key removed from its message. A
+// *url.Error, which quotes the request URL, is rebuilt with the URL
+// redacted, so no error in the chain shows the key and errors.Is and
+// errors.As still reach the net error inside. Any other error is wrapped.
+func (m *Model) redactErr(err error) error {
+	if len(m.key) < minSecretLen || !strings.Contains(err.Error(), m.key) {
+		return err
+	}
+	if ue, ok := err.(*url.Error); ok {
+		return &url.Error{Op: ue.Op, URL: m.redact(ue.URL), Err: m.redactErr(ue.Err)}
+	}
+	return &redactedError{msg: m.redact(err.Error()), err: err}
+}
+
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// noToolPhrases are what servers say when a model or server cannot take
+// tools: Ollama's /v1 ("... does not support tools"), OpenAI's older
+// models, vLLM started without a tool parser, llama.cpp's server without
+// --jinja.
+var noToolPhrases = []string{
+	"does not support tools",
+	"does not support tool use",
+	"does not support tool calling",
+	"does not support function calling",
+	"'tools' is not supported",
+	"tools are not supported",
+	"tool calling is not supported",
+	"tool use is not supported",
+	"function calling is not supported",
+	"--enable-auto-tool-choice",
+	"requires --jinja",
+}
+
+func noToolSupport(msg string) bool {
+	msg = strings.ToLower(msg)
+	for _, p := range noToolPhrases {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// serverMessage returns the message of an error body, or "". It reads
+// OpenAI's {"error": {"message": ...}} with go-openai's APIError (which
+// also takes a list of messages), and the shapes compatible servers use
+// instead: {"error": "..."}, a bare {"message": ...} (also the payload of
+// a stream's error event), and FastAPI's {"detail": ...}.
+func serverMessage(body []byte) string {
+	var shape struct {
+		Error   json.RawMessage `json:"error"`
+		Message json.RawMessage `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+	}
+	if json.Unmarshal(body, &shape) != nil {
+		return ""
+	}
+	if len(shape.Error) > 0 && shape.Error[0] == '{' {
+		var ae goopenai.APIError
+		if json.Unmarshal(shape.Error, &ae) == nil && strings.TrimSpace(ae.Message) != "" {
+			return strings.TrimSpace(ae.Message)
+		}
+	}
+	for _, raw := range []json.RawMessage{shape.Error, shape.Message, shape.Detail} {
+		if s := messageText(raw); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// messageText returns a JSON string, or a detail list's first "msg", or "".
+func messageText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	var list []struct {
+		Msg string `json:"msg"`
+	}
+	if json.Unmarshal(raw, &list) == nil && len(list) > 0 {
+		return strings.TrimSpace(list[0].Msg)
+	}
+	return ""
+}
+
+// decodeProblem describes why what (a response, a stream event) could not
+// be decoded, without quoting the payload.
+func decodeProblem(what string, err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("%s is not valid JSON: %s (at byte %d)", what, syn.Error(), syn.Offset)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("%s does not fit the Chat Completions format: field %q is a JSON %s", what, typ.Field, typ.Value)
+	}
+	// An error from text or arguments, or encoding/json's depth limit.
+	return fmt.Sprintf("%s does not fit the Chat Completions format: %v", what, err)
+}
+
+// retryAfter reads how long the server asks to wait: OpenAI's
+// retry-after-ms, else the HTTP Retry-After header in seconds or as an
+// HTTP date.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if ms, err := strconv.ParseFloat(strings.TrimSpace(h.Get("Retry-After-Ms")), 64); err == nil && ms > 0 && ms < 1e12 {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s > 0 && s < 1e9 {
+			return time.Duration(s * float64(time.Second))
+		}
+		return 0
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}

@@ -1,0 +1,293 @@
+package openai_test
+
+import (
+	"cmp"
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/providers/openai"
+)
+
+// TestErrors runs each failure through Chat and Stream. Bodies may echo
+// the request's key ({{key}}) or Authorization header ({{auth}}), as some
+// servers and proxies do; no error may show it.
+func TestErrors(t *testing.T) {
+	t.Parallel()
+	future := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
+	for _, tc := range []struct {
+		name        string
+		status      int
+		contentType string
+		header      map[string]string
+		body        string
+		wantErr     error
+		wantMsg     string // in the error's Message, for Chat and Stream
+		streamMsg   string // for Stream, when it differs
+		// The server's Retry-After, within [retryMin, retryMax].
+		retryMin, retryMax time.Duration
+	}{
+		{
+			name: "401 bad key", status: 401,
+			body:    `{"error":{"message":"Incorrect API key provided: {{key}}. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
+			wantErr: toolcall.ErrUnauthorized, wantMsg: "Incorrect API key provided: [redacted]. You can find",
+		},
+		{
+			name: "403 no access", status: 403,
+			body:    `{"error":{"message":"Project proj_x does not have access to model gpt-4o","type":"invalid_request_error","param":null,"code":"model_not_found"}}`,
+			wantErr: toolcall.ErrUnauthorized, wantMsg: "does not have access to model gpt-4o",
+		},
+		{
+			name: "404 unknown model", status: 404,
+			body:    "{\"error\":{\"message\":\"The model `gpt-9` does not exist or you do not have access to it.\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"model_not_found\"}}",
+			wantErr: toolcall.ErrModelNotFound, wantMsg: "The model `gpt-9` does not exist",
+		},
+		{
+			name: "404 wrong path", status: 404, contentType: "text/plain; charset=utf-8", body: "404 page not found\n",
+			wantErr: toolcall.ErrModelNotFound, wantMsg: "BaseURL usually ends in /v1",
+		},
+		{
+			name: "429 with Retry-After in seconds", status: 429, header: map[string]string{"Retry-After": "20"},
+			body:    `{"error":{"message":"Rate limit reached for gpt-4o-mini in organization org-x on requests per min (RPM): Limit 3, Used 3, Requested 1.","type":"requests","param":null,"code":"rate_limit_exceeded"}}`,
+			wantErr: toolcall.ErrRateLimited, wantMsg: "Rate limit reached", retryMin: 20 * time.Second, retryMax: 20 * time.Second,
+		},
+		{
+			name: "429 with Retry-After as a date", status: 429, header: map[string]string{"Retry-After": future},
+			body:    `{"error":{"message":"Too many requests","type":"rate_limit_error"}}`,
+			wantErr: toolcall.ErrRateLimited, wantMsg: "Too many requests", retryMin: 60 * time.Second, retryMax: 90 * time.Second,
+		},
+		{
+			name: "429 with retry-after-ms", status: 429, header: map[string]string{"Retry-After-Ms": "1500", "Retry-After": "2"},
+			body:    `{"error":{"message":"Too many requests","type":"rate_limit_error"}}`,
+			wantErr: toolcall.ErrRateLimited, wantMsg: "Too many requests", retryMin: 1500 * time.Millisecond, retryMax: 1500 * time.Millisecond,
+		},
+		{
+			name: "500", status: 500,
+			body:    `{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}`,
+			wantErr: toolcall.ErrServer, wantMsg: "The server had an error while processing your request.",
+		},
+		{
+			name: "502 HTML page echoing the header", status: 502, contentType: "text/html",
+			body:    "<html><body><h1>Bad gateway</h1><p>{{auth}}</p></body></html>",
+			wantErr: toolcall.ErrServer, wantMsg: "Bad Gateway",
+		},
+		{
+			name: "503 busy", status: 503, header: map[string]string{"Retry-After": "7"},
+			body:    `{"error":{"message":"The engine is currently overloaded, please try again later","type":"server_error"}}`,
+			wantErr: toolcall.ErrServer, wantMsg: "overloaded", retryMin: 7 * time.Second, retryMax: 7 * time.Second,
+		},
+		{
+			name: "400 model without tool support", status: 400,
+			body:    `{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error","param":null,"code":null}}`,
+			wantErr: toolcall.ErrToolsNotSupported, wantMsg: "gemma:2b does not support tools",
+		},
+		{
+			name: "400 vLLM without a tool parser", status: 400,
+			body:    `{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}`,
+			wantErr: toolcall.ErrToolsNotSupported, wantMsg: "--enable-auto-tool-choice",
+		},
+		{
+			name: "400 llama.cpp without --jinja", status: 400,
+			body:    `{"error":{"code":400,"message":"tools param requires --jinja flag","type":"invalid_request_error"}}`,
+			wantErr: toolcall.ErrToolsNotSupported, wantMsg: "requires --jinja",
+		},
+		{
+			name: "400 other", status: 400,
+			body:    `{"error":{"message":"'messages' must contain at least one message","type":"invalid_request_error","param":"messages","code":null}}`,
+			wantErr: toolcall.ErrBadRequest, wantMsg: "'messages' must contain at least one message",
+		},
+		{
+			name: "200 malformed JSON", status: 200, body: `{"choices":[{"message":`,
+			wantErr: toolcall.ErrBadResponse, wantMsg: "response is not valid JSON", streamMsg: "stream ended in the middle of an event",
+		},
+		{
+			name: "200 wrong shape", status: 200, body: `{"choices":[{"message":{"content":5}}]}` + "\n",
+			wantErr: toolcall.ErrBadResponse, wantMsg: "response does not fit the Chat Completions format",
+			streamMsg: "stream event does not fit the Chat Completions format",
+		},
+		{
+			name: "200 error object", status: 200, body: `{"error":{"message":"upstream timed out for {{auth}}","type":"server_error"}}`,
+			wantErr: toolcall.ErrServer, wantMsg: "upstream timed out for Bearer [redacted]",
+		},
+		{
+			name: "200 error saying the model cannot take tools", status: 200,
+			body:    `{"error":{"message":"this model does not support tools","type":"invalid_request_error"}}`,
+			wantErr: toolcall.ErrToolsNotSupported, wantMsg: "this model does not support tools",
+		},
+		{
+			name: "200 choices of the wrong type", status: 200, body: `{"choices":{"index":0}}` + "\n",
+			wantErr: toolcall.ErrBadResponse, wantMsg: `does not fit the Chat Completions format: field "choices" is a JSON object`,
+		},
+		{
+			name: "302 not followed", status: 302, body: "",
+			wantErr: toolcall.ErrBadResponse, wantMsg: "Found",
+		},
+		{
+			name: "200 without choices", status: 200, body: `{"id":"chatcmpl-x","object":"chat.completion","choices":[]}` + "\n",
+			wantErr: toolcall.ErrBadResponse, wantMsg: "response has no choices",
+			streamMsg: "stream ended before the reply was complete",
+		},
+		{
+			name: "200 stream cut between events", status: 200, contentType: "text/event-stream",
+			body:    "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello\"},\"finish_reason\":null}]}\n\n",
+			wantErr: toolcall.ErrBadResponse, wantMsg: "response is not valid JSON",
+			streamMsg: "stream ended before the reply was complete",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				for k, v := range tc.header {
+					w.Header().Set(k, v)
+				}
+				ct := tc.contentType
+				if ct == "" {
+					ct = "application/json"
+				}
+				w.Header().Set("Content-Type", ct)
+				w.WriteHeader(tc.status)
+				auth := r.Header.Get("Authorization")
+				body := strings.ReplaceAll(tc.body, "{{auth}}", auth)
+				body = strings.ReplaceAll(body, "{{key}}", strings.TrimPrefix(auth, "Bearer "))
+				_, _ = w.Write([]byte(body))
+			}))
+			t.Cleanup(srv.Close)
+			m := newModel(srv, openai.Config{Model: "gpt-4o-mini"})
+			req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+
+			resp, chatErr := m.Chat(context.Background(), req)
+			assert.Nil(t, resp)
+			var deltas []toolcall.StreamDelta
+			resp, streamErr := m.Stream(context.Background(), req, func(d toolcall.StreamDelta) bool {
+				deltas = append(deltas, d)
+				return true
+			})
+			assert.Nil(t, resp)
+
+			for _, c := range []struct {
+				mode string
+				err  error
+				msg  string
+			}{{"Chat", chatErr, tc.wantMsg}, {"Stream", streamErr, cmp.Or(tc.streamMsg, tc.wantMsg)}} {
+				pe := checkProviderError(t, c.err, tc.wantErr, tc.status, "gpt-4o-mini")
+				assert.Contains(t, pe.Message, c.msg, c.mode)
+				assert.GreaterOrEqual(t, pe.RetryAfter, tc.retryMin, c.mode)
+				assert.LessOrEqual(t, pe.RetryAfter, tc.retryMax, c.mode)
+				assert.NotContains(t, c.err.Error(), "<html>", c.mode)
+				assert.NotContains(t, c.err.Error(), `"type"`, "%s: no raw JSON in the error", c.mode)
+			}
+		})
+	}
+}
+
+// TestConnectionRefused: nothing listens at the address. The key is also
+// part of the URL path, as some proxies want it, and must not show in the
+// transport error that quotes the URL.
+func TestConnectionRefused(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	m := openai.New(openai.Config{BaseURL: "http://" + addr + "/" + testKey + "/v1", APIKey: testKey, Model: "gpt-4o-mini",
+		HTTPClient: &http.Client{Transport: tr}})
+	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+
+	_, chatErr := m.Chat(context.Background(), req)
+	_, streamErr := m.Stream(context.Background(), req, nil)
+
+	for _, err := range []error{chatErr, streamErr} {
+		pe := checkProviderError(t, err, syscall.ECONNREFUSED, 0, "gpt-4o-mini")
+		assert.Contains(t, pe.Message, "cannot connect to http://"+addr+"/[redacted]/v1")
+		assert.Contains(t, err.Error(), "connection refused")
+		var opErr *net.OpError
+		assert.ErrorAs(t, err, &opErr, "the net error is wrapped")
+	}
+}
+
+func TestContextAlreadyCancelled(t *testing.T) {
+	t.Parallel()
+	srv, got := replay(t, "llamacpp/b_plain")
+	m := newModel(srv, openai.Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+	_, err := m.Chat(ctx, req)
+	checkProviderError(t, err, context.Canceled, 0, "tiny")
+	_, err = m.Stream(ctx, req, nil)
+	checkProviderError(t, err, context.Canceled, 0, "tiny")
+	assert.Zero(t, got.count())
+}
+
+func TestDeadline(t *testing.T) {
+	t.Parallel()
+	srv, _ := replay(t, "llamacpp/b_plain")
+	m := newModel(srv, openai.Config{})
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	_, err := m.Chat(ctx, &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}})
+	checkProviderError(t, err, context.DeadlineExceeded, 0, "tiny")
+}
+
+// TestUnauthorizedWithoutKey: a 401 with no key configured says so. It
+// cannot run in parallel: it clears OPENAI_API_KEY, which New reads.
+func TestUnauthorizedWithoutKey(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", APIKey: "", Model: "gpt-4o-mini",
+		HTTPClient: &http.Client{Transport: cannedBody{status: 401, contentType: "application/json",
+			body: []byte(`{"error":{"message":"You didn't provide an API key.","type":"invalid_request_error"}}`)}}})
+	_, err := m.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}})
+	pe := checkProviderError(t, err, toolcall.ErrUnauthorized, 401, "gpt-4o-mini")
+	assert.Equal(t, "You didn't provide an API key.; no API key is set (Config.APIKey or OPENAI_API_KEY)", pe.Message)
+}
+
+// failingBody fails after some bytes, as a connection cut mid-response.
+type failingBody struct {
+	data []byte
+	err  error
+}
+
+func (b *failingBody) Read(p []byte) (int, error) {
+	if len(b.data) == 0 {
+		return 0, b.err
+	}
+	n := copy(p, b.data)
+	b.data = b.data[n:]
+	return n, nil
+}
+
+func (b *failingBody) Close() error { return nil }
+
+type failingTransport struct{ body string }
+
+func (f failingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{}, Request: req,
+		Body: &failingBody{data: []byte(f.body), err: syscall.ECONNRESET}}, nil
+}
+
+func TestBodyReadFails(t *testing.T) {
+	t.Parallel()
+	body := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\ndata: {\"choi"
+	m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", APIKey: testKey, Model: "gpt-4o-mini",
+		HTTPClient: &http.Client{Transport: failingTransport{body: body}}})
+	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+
+	_, err := m.Chat(context.Background(), req)
+	checkProviderError(t, err, syscall.ECONNRESET, 200, "gpt-4o-mini")
+
+	var deltas []string
+	_, err = m.Stream(context.Background(), req, func(d toolcall.StreamDelta) bool { deltas = append(deltas, d.Content); return true })
+	checkProviderError(t, err, syscall.ECONNRESET, 200, "gpt-4o-mini")
+	assert.Equal(t, []string{"Hel"}, deltas, "the partial event is dropped, not reported as malformed")
+}

@@ -1,0 +1,228 @@
+package openai
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall"
+)
+
+func TestRetryAfter(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+		want   time.Duration
+	}{
+		{name: "none", want: 0},
+		{name: "seconds", header: http.Header{"Retry-After": {"30"}}, want: 30 * time.Second},
+		{name: "fractional seconds", header: http.Header{"Retry-After": {"1.5"}}, want: 1500 * time.Millisecond},
+		{name: "negative", header: http.Header{"Retry-After": {"-5"}}, want: 0},
+		{name: "absurd", header: http.Header{"Retry-After": {"1e300"}}, want: 0},
+		{name: "not a number", header: http.Header{"Retry-After": {"NaN"}}, want: 0},
+		{name: "date", header: http.Header{"Retry-After": {"Sun, 22 Nov 2026 12:01:30 GMT"}}, want: 90 * time.Second},
+		{name: "past date", header: http.Header{"Retry-After": {"Sun, 22 Nov 2026 11:00:00 GMT"}}, want: 0},
+		{name: "garbage", header: http.Header{"Retry-After": {"soon"}}, want: 0},
+		{name: "milliseconds win", header: http.Header{"Retry-After-Ms": {"250"}, "Retry-After": {"1"}}, want: 250 * time.Millisecond},
+		{name: "bad milliseconds fall back", header: http.Header{"Retry-After-Ms": {"x"}, "Retry-After": {"1"}}, want: time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, retryAfter(tc.header, now))
+		})
+	}
+}
+
+func TestNoToolSupport(t *testing.T) {
+	t.Parallel()
+	for msg, want := range map[string]bool{
+		"registry.ollama.ai/library/gemma:2b does not support tools":                    true,
+		"Model X Does Not Support Tools":                                                true,
+		"Unsupported parameter: 'tools' is not supported with this model.":              true,
+		`"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser`:  true,
+		"tools param requires --jinja flag":                                             true,
+		"this model does not support function calling":                                  true,
+		"Invalid schema for function 'get_weather': 'additionalProperties' is required": false,
+		"model 'x' not found": false,
+		"":                    false,
+	} {
+		assert.Equal(t, want, noToolSupport(msg), msg)
+	}
+}
+
+func TestArgumentsText(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		``:                    `{}`,
+		"  \n":                `{}`,
+		`null`:                `{}`,
+		` null `:              `{}`,
+		`{}`:                  `{}`,
+		`{"a": 1}`:            `{"a": 1}`, // the model's text is kept as it is
+		`{"a":`:               `{"a":`,
+		`"{\"a\":1}"`:         `"{\"a\":1}"`,
+		`[1, 2]`:              `[1, 2]`,
+		`{"html":"<b>&</b>"}`: `{"html":"<b>&</b>"}`,
+	} {
+		assert.Equal(t, want, argumentsText(json.RawMessage(in)), "%q", in)
+	}
+}
+
+func TestDecodeLenientFields(t *testing.T) {
+	t.Parallel()
+	var r wireResponse
+	require.NoError(t, json.Unmarshal([]byte(`{"content":[{"type":"text","text":"a"},{"type":"image_url"},{"type":"text","text":"b"}],
+		"refusal":null,"tool_calls":[{"function":{"arguments":{ "x" : [1, 2] }}},{"function":{"arguments":"{\"y\":1}"}},{"function":{"arguments":null}}]}`), &r))
+	assert.Equal(t, text("ab"), r.Content)
+	assert.Equal(t, text(""), r.Refusal)
+	assert.Equal(t, `{"x":[1,2]}`, string(r.ToolCalls[0].Function.Arguments))
+	assert.Equal(t, `{"y":1}`, string(r.ToolCalls[1].Function.Arguments))
+	assert.Nil(t, r.ToolCalls[2].Function.Arguments)
+
+	for _, bad := range []string{`{"content":5}`, `{"content":{}}`, `{"content":true}`, `{"content":[1]}`} {
+		assert.Error(t, json.Unmarshal([]byte(bad), &r), bad)
+	}
+}
+
+func TestReplyIDs(t *testing.T) {
+	t.Parallel()
+	var a assembler
+	a.addMessage(&wireResponse{ToolCalls: []wireCall{
+		{Function: wireFunction{Name: "a"}},               // no id: call_0
+		{ID: "call_0", Function: wireFunction{Name: "b"}}, // the server's id clashes with a made-up one
+		{ID: "call_3", Function: wireFunction{Name: "c"}}, // kept
+		{Function: wireFunction{Name: "d"}},               // call_3 is taken
+		{ID: "x", Function: wireFunction{Name: "e"}},      // kept
+		{ID: "x", Function: wireFunction{Name: "f"}},      // repeated
+		{ID: "null", Function: wireFunction{Name: "g"}},   // a placeholder: no id
+		{ID: "x_1", Function: wireFunction{Name: "h"}},    // clashes with the renamed repeat
+	}})
+	var ids []string
+	for _, c := range a.response().Message.ToolCalls {
+		ids = append(ids, c.ID)
+		assert.Equal(t, `{}`, string(c.Arguments))
+	}
+	assert.Equal(t, []string{"call_0", "call_0_1", "call_3", "call_3_1", "x", "x_1", "call_6", "x_1_1"}, ids)
+}
+
+func TestAddFragment(t *testing.T) {
+	t.Parallel()
+	idx := func(i int) *int { return &i }
+	var a assembler
+	steps := []struct {
+		c    wireCall
+		pos  int
+		want toolcall.ToolCallDelta
+		ok   bool
+	}{
+		// A call without id, then its id in a later fragment: adopted.
+		{c: wireCall{Index: idx(0), Function: wireFunction{Name: "a", Arguments: arguments(`{"x"`)}}, want: toolcall.ToolCallDelta{Index: 0, Name: "a", Arguments: `{"x"`}, ok: true},
+		{c: wireCall{Index: idx(0), ID: "id_a", Function: wireFunction{Arguments: arguments(`:1}`)}}, want: toolcall.ToolCallDelta{Index: 0, ID: "id_a", Arguments: `:1}`}, ok: true},
+		// The same id and name again, as some servers repeat them: no
+		// new call, and not yielded twice.
+		{c: wireCall{Index: idx(0), ID: "id_a", Function: wireFunction{Name: "a"}}, ok: false, want: toolcall.ToolCallDelta{Index: 0}},
+		// A different id at the same index: a new call.
+		{c: wireCall{Index: idx(0), ID: "id_b", Function: wireFunction{Name: "b", Arguments: arguments(`{}`)}}, want: toolcall.ToolCallDelta{Index: 1, ID: "id_b", Name: "b", Arguments: `{}`}, ok: true},
+		// No index: its position in the chunk.
+		{c: wireCall{Function: wireFunction{Name: "c"}}, pos: 3, want: toolcall.ToolCallDelta{Index: 2, Name: "c"}, ok: true},
+		// Nothing at a new index: no call.
+		{c: wireCall{Index: idx(7)}, ok: false},
+	}
+	for i, s := range steps {
+		d, ok := a.addFragment(s.pos, &s.c)
+		assert.Equal(t, s.ok, ok, "step %d", i)
+		assert.Equal(t, s.want, d, "step %d", i)
+	}
+	got := a.response().Message.ToolCalls
+	require.Len(t, got, 3)
+	assert.Equal(t, toolcall.ToolCall{ID: "id_a", Name: "a", Arguments: json.RawMessage(`{"x":1}`)}, got[0])
+	assert.Equal(t, toolcall.ToolCall{ID: "id_b", Name: "b", Arguments: json.RawMessage(`{}`)}, got[1])
+	assert.Equal(t, toolcall.ToolCall{ID: "call_2", Name: "c", Arguments: json.RawMessage(`{}`)}, got[2])
+}
+
+func TestFinishReason(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in    string
+		calls bool
+		want  toolcall.FinishReason
+	}{
+		{"stop", false, toolcall.FinishStop},
+		{"", false, toolcall.FinishStop},
+		{"tool_calls", false, toolcall.FinishStop},
+		{"tool_calls", true, toolcall.FinishToolCalls},
+		{"stop", true, toolcall.FinishToolCalls},
+		{"function_call", true, toolcall.FinishToolCalls},
+		{"length", true, toolcall.FinishLength},
+		{"length", false, toolcall.FinishLength},
+		{"content_filter", false, toolcall.FinishFiltered},
+		{"eos_token", false, toolcall.FinishReason("eos_token")},
+	} {
+		assert.Equal(t, tc.want, finishReason(tc.in, tc.calls), "%q calls=%v", tc.in, tc.calls)
+	}
+}
+
+func TestSSELine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		line, value string
+		field       sseField
+	}{
+		{"\n", "", fieldBlank},
+		{"\r\n", "", fieldBlank},
+		{": keep-alive\n", "", fieldOther},
+		{"data: {\"a\":1}\n", `{"a":1}`, fieldData},
+		{"data:{\"a\":1}\r\n", `{"a":1}`, fieldData},
+		{"data: [DONE]", "[DONE]", fieldData},
+		{"{\"choices\":[]}\n", `{"choices":[]}`, fieldData},
+		{"error: {\"message\":\"x\"}\n", `{"message":"x"}`, fieldError},
+		{"event: error\n", "error", fieldEvent},
+		{"id: 7\n", "", fieldOther},
+		{"retry: 100\n", "", fieldOther},
+		{"garbage\n", "", fieldOther},
+	} {
+		v, f := sseLine([]byte(tc.line))
+		assert.Equal(t, tc.field, f, "%q", tc.line)
+		assert.Equal(t, tc.value, string(v), "%q", tc.line)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	t.Parallel()
+	m := New(Config{BaseURL: "http://x/v1", APIKey: "sk-long-secret"})
+	assert.Equal(t, "key [redacted] rejected", m.redact("key sk-long-secret rejected"))
+	err := m.redactErr(&url.Error{Op: "Post", URL: "http://x/sk-long-secret/v1", Err: syscall.ECONNREFUSED})
+	assert.Equal(t, `Post "http://x/[redacted]/v1": connection refused`, err.Error())
+	assert.True(t, errors.Is(err, syscall.ECONNREFUSED))
+	other := m.redactErr(errors.Join(errors.New("sk-long-secret"), syscall.EPIPE))
+	assert.Equal(t, "[redacted]\nbroken pipe", other.Error())
+	assert.True(t, errors.Is(other, syscall.EPIPE))
+
+	// Placeholder keys for local servers are not secrets.
+	short := New(Config{BaseURL: "http://x/v1", APIKey: "ollama"})
+	assert.Equal(t, "try ollama pull", short.redact("try ollama pull"))
+}
+
+func TestNewDefaults(t *testing.T) {
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	m := New(Config{})
+	assert.Equal(t, DefaultBaseURL+"/chat/completions", m.endpoint)
+	assert.Equal(t, "", m.auth)
+	assert.Equal(t, http.DefaultClient, m.client)
+	assert.True(t, m.completionTokens)
+
+	m = New(Config{BaseURL: " http://localhost:8080/v1/ ", APIKey: " k "})
+	assert.Equal(t, "http://localhost:8080/v1/chat/completions", m.endpoint)
+	assert.Equal(t, "Bearer k", m.auth)
+	assert.False(t, m.completionTokens)
+}

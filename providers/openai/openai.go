@@ -1,0 +1,183 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/toolcall-go/toolcall"
+)
+
+// DefaultBaseURL is OpenAI's API, used when neither Config.BaseURL nor
+// OPENAI_BASE_URL is set.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Config configures a [Model]. Every field is optional; the zero value talks
+// to OpenAI with the key in $OPENAI_API_KEY and requires Request.Model on
+// each request.
+type Config struct {
+	// BaseURL is the API root, up to and including the version, e.g.
+	// "http://localhost:8080/v1" for llama.cpp's server or
+	// "http://localhost:11434/v1" for Ollama. Requests go to
+	// BaseURL + "/chat/completions". Empty means $OPENAI_BASE_URL, read by
+	// [New], else [DefaultBaseURL].
+	BaseURL string
+	// APIKey is sent as "Authorization: Bearer APIKey". Empty means
+	// $OPENAI_API_KEY, read by [New]; if that is empty too, no
+	// Authorization header is sent, as local servers expect. The key never
+	// appears in errors, nor in the Model's String form.
+	APIKey string
+	// Model is the model name, e.g. "gpt-4o-mini". Request.Model overrides
+	// it.
+	Model string
+	// Organization, when set, is sent in the OpenAI-Organization header.
+	Organization string
+	// HTTPClient sends the requests; nil means http.DefaultClient. Leave its
+	// Timeout zero for streaming and bound calls with the context instead.
+	HTTPClient *http.Client
+}
+
+// A Model is a chat model behind an OpenAI-compatible Chat Completions API.
+// It implements [toolcall.ChatModel] and [toolcall.StreamingChatModel].
+//
+// A Model is safe for concurrent use by multiple goroutines; it holds no
+// per-request state.
+type Model struct {
+	endpoint string // base + "/chat/completions"
+	base     string
+	model    string
+	key      string // redacted from every error; see errors.go
+	auth     string // "Bearer " + key, built once
+	org      string
+	client   *http.Client
+	// completionTokens sends Options.MaxTokens as max_completion_tokens,
+	// which OpenAI requires of its reasoning models; compatible servers
+	// know max_tokens.
+	completionTokens bool
+}
+
+var (
+	_ toolcall.ChatModel          = (*Model)(nil)
+	_ toolcall.StreamingChatModel = (*Model)(nil)
+)
+
+// New returns a Model for cfg. It reads OPENAI_BASE_URL and OPENAI_API_KEY
+// for the fields cfg leaves empty and does no I/O: an unreachable server,
+// a bad key or an unknown model is reported by the first request.
+func New(cfg Config) *Model {
+	base := strings.TrimSpace(cfg.BaseURL)
+	if base == "" {
+		base = strings.TrimSpace(os.Getenv("OPENAI_BASE_URL"))
+	}
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	base = strings.TrimRight(base, "/")
+	key := strings.TrimSpace(cfg.APIKey)
+	if key == "" {
+		key = strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
+	}
+	client := cfg.HTTPClient
+	if client == nil {
+		client = http.DefaultClient
+	}
+	m := &Model{
+		endpoint:         base + "/chat/completions",
+		base:             base,
+		model:            cfg.Model,
+		key:              key,
+		org:              cfg.Organization,
+		client:           client,
+		completionTokens: isOpenAI(base),
+	}
+	if key != "" {
+		m.auth = "Bearer " + key
+	}
+	return m
+}
+
+// isOpenAI reports whether base is OpenAI's own API.
+func isOpenAI(base string) bool {
+	u, err := url.Parse(base)
+	return err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
+}
+
+// String describes the model without its API key, so that logging a Model
+// cannot leak the key.
+func (m *Model) String() string {
+	return "openai.Model(" + m.endpoint + ", model " + m.model + ")"
+}
+
+// GoString is String, for %#v.
+func (m *Model) GoString() string { return m.String() }
+
+// Chat sends req and returns the reply. It does not modify req. Errors are
+// [*toolcall.ProviderError] values; see the package documentation.
+func (m *Model) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.ModelResponse, error) {
+	body, model, err := m.encode(req, false)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := m.post(ctx, body, model, false)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, m.transportError(ctx, model, resp.StatusCode, err)
+	}
+	var wr chatResponse
+	if err := json.Unmarshal(data, &wr); err != nil {
+		return nil, m.badResponse(model, resp.StatusCode, decodeProblem("response", err))
+	}
+	if len(wr.Choices) == 0 {
+		if hasError(wr.Error) {
+			return nil, m.inBandError(model, resp.StatusCode, wr.Error)
+		}
+		return nil, m.badResponse(model, resp.StatusCode, "response has no choices")
+	}
+	var a assembler
+	a.model = wr.Model
+	a.usage = wr.Usage
+	c := &wr.Choices[0]
+	a.addMessage(&c.Message)
+	a.finish = c.FinishReason
+	return a.response(), nil
+}
+
+// post sends body and returns a 2xx response; any other status is read and
+// turned into a *toolcall.ProviderError.
+func (m *Model) post(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, &toolcall.ProviderError{Provider: providerName, Model: model, Err: toolcall.ErrBadRequest,
+			Message: m.redact("invalid BaseURL: " + err.Error())}
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	if stream {
+		hr.Header.Set("Accept", "text/event-stream")
+	} else {
+		hr.Header.Set("Accept", "application/json")
+	}
+	if m.auth != "" {
+		hr.Header.Set("Authorization", m.auth)
+	}
+	if m.org != "" {
+		hr.Header.Set("OpenAI-Organization", m.org)
+	}
+	resp, err := m.client.Do(hr)
+	if err != nil {
+		return nil, m.transportError(ctx, model, 0, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		return nil, m.statusError(resp, model)
+	}
+	return resp, nil
+}

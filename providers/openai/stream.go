@@ -1,0 +1,206 @@
+package openai
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/toolcall-go/toolcall"
+)
+
+// Stream sends req with "stream": true, yields each piece of text and each
+// tool-call fragment as its server-sent event arrives, and returns the reply
+// assembled as Chat would return it. If yield returns false, Stream closes
+// the connection and returns [toolcall.ErrStreamStopped]. A nil yield is
+// allowed.
+//
+// A [toolcall.ToolCallDelta]'s Index is the call's position in the
+// returned reply. Its ID and Name are set the first time the server sends
+// them; Arguments is the fragment's text (compacted when a server sends an
+// object). The returned reply is
+// authoritative: it has the synthesised ids and the "{}" for empty
+// arguments that the deltas do not.
+func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(toolcall.StreamDelta) bool) (*toolcall.ModelResponse, error) {
+	body, model, err := m.encode(req, true)
+	if err != nil {
+		return nil, err
+	}
+	if yield == nil {
+		yield = func(toolcall.StreamDelta) bool { return true }
+	}
+	resp, err := m.post(ctx, body, model, true)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+
+	br := bufio.NewReaderSize(resp.Body, 64<<10)
+	var a assembler
+	errorEvent := false // the event being read was announced as "event: error"
+	for {
+		line, readErr := readLine(br)
+		if readErr != nil && readErr != io.EOF {
+			if errors.Is(readErr, errLineTooLong) {
+				return nil, m.badResponse(model, resp.StatusCode, "stream line longer than 16 MiB")
+			}
+			return nil, m.transportError(ctx, model, resp.StatusCode, readErr)
+		}
+		payload, f := sseLine(line)
+		switch f {
+		case fieldBlank:
+			errorEvent = false
+		case fieldEvent:
+			errorEvent = string(payload) == "error"
+		case fieldError:
+			return nil, m.inBandError(model, resp.StatusCode, payload)
+		case fieldData:
+			if errorEvent {
+				return nil, m.inBandError(model, resp.StatusCode, payload)
+			}
+			if string(payload) == "[DONE]" {
+				// Not waiting for EOF: a proxy may hold the connection open.
+				return a.response(), nil
+			}
+			var chunk chatResponse
+			if err := json.Unmarshal(payload, &chunk); err != nil {
+				if readErr == io.EOF && !json.Valid(payload) {
+					return nil, m.badResponse(model, resp.StatusCode, "stream ended in the middle of an event")
+				}
+				return nil, m.badResponse(model, resp.StatusCode, decodeProblem("stream event", err))
+			}
+			if hasError(chunk.Error) && len(chunk.Choices) == 0 {
+				return nil, m.inBandError(model, resp.StatusCode, chunk.Error)
+			}
+			if !a.addChunk(&chunk, yield) {
+				return nil, toolcall.ErrStreamStopped
+			}
+		}
+		if readErr == io.EOF {
+			// A few servers end without [DONE]; a reply that has its
+			// finish_reason is complete, anything else was cut off.
+			if a.finish != "" {
+				return a.response(), nil
+			}
+			return nil, m.badResponse(model, resp.StatusCode, "stream ended before the reply was complete (no finish_reason, no [DONE])")
+		}
+	}
+}
+
+// addChunk adds a streamed chunk to the reply and yields what it brings. It
+// returns false as soon as yield does.
+func (a *assembler) addChunk(chunk *chatResponse, yield func(toolcall.StreamDelta) bool) bool {
+	if chunk.Model != "" {
+		a.model = chunk.Model
+	}
+	if chunk.Usage != nil {
+		a.usage = chunk.Usage
+	}
+	for i := range chunk.Choices {
+		c := &chunk.Choices[i]
+		if c.Index != 0 { // only one choice is asked for
+			continue
+		}
+		r := &c.Delta
+		if r.empty() {
+			// A server that answers a stream with a whole message.
+			r = &c.Message
+		}
+		if !a.addText(r.Content, yield) || !a.addText(r.Refusal, yield) {
+			return false
+		}
+		for j := range r.ToolCalls {
+			if d, ok := a.addFragment(j, &r.ToolCalls[j]); ok && !yield(toolcall.StreamDelta{ToolCall: &d}) {
+				return false
+			}
+		}
+		if c.FinishReason != "" {
+			a.finish = c.FinishReason
+		}
+	}
+	return true
+}
+
+func (a *assembler) addText(t text, yield func(toolcall.StreamDelta) bool) bool {
+	if t == "" {
+		return true
+	}
+	a.content.WriteString(string(t))
+	return yield(toolcall.StreamDelta{Content: string(t)})
+}
+
+// An sseField says what a line of a server-sent event stream carries.
+type sseField int
+
+const (
+	fieldOther sseField = iota // a comment, id:, retry: or an unknown field
+	fieldBlank                 // the end of an event
+	fieldData
+	fieldError // llama.cpp's server reports failures as "error: {...}"
+	fieldEvent
+)
+
+// sseLine splits a line into its field and value. Each data line is one
+// chunk, as every OpenAI-compatible server sends them; a bare JSON line is
+// taken as data too, for servers that answer a stream request with a plain
+// JSON body.
+func sseLine(line []byte) ([]byte, sseField) {
+	line = bytes.TrimSpace(line)
+	switch {
+	case len(line) == 0:
+		return nil, fieldBlank
+	case line[0] == ':':
+		return nil, fieldOther
+	case line[0] == '{':
+		return line, fieldData
+	}
+	name, value, ok := bytes.Cut(line, []byte(":"))
+	if !ok {
+		return nil, fieldOther
+	}
+	value = bytes.TrimSpace(value)
+	switch string(name) {
+	case "data":
+		return value, fieldData
+	case "error":
+		return value, fieldError
+	case "event":
+		return value, fieldEvent
+	}
+	return nil, fieldOther
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// maxLine bounds one line of the stream, so a broken server cannot exhaust
+// memory.
+const maxLine = 16 << 20
+
+// readLine returns the next line, newline included. At the end of the body
+// it returns the unterminated rest with io.EOF; after any other read error
+// the partial line is dropped, so a cut connection is not mistaken for a
+// malformed event.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > maxLine {
+			return nil, errLineTooLong
+		}
+		switch err {
+		case nil:
+			if line == nil {
+				return chunk, nil // valid until the next read, which is enough
+			}
+			return append(line, chunk...), nil
+		case bufio.ErrBufferFull:
+			line = append(line, chunk...)
+		case io.EOF:
+			return append(line, chunk...), io.EOF
+		default:
+			return nil, err
+		}
+	}
+}

@@ -1,0 +1,501 @@
+package openai_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/providers/openai"
+)
+
+func TestStream(t *testing.T) {
+	t.Parallel()
+	askParis := []toolcall.Message{toolcall.UserMessage("What is the weather in Paris?")}
+	for _, tc := range []struct {
+		name      string
+		recording string
+		captured  bool
+		cfg       openai.Config
+		req       *toolcall.Request
+		// deltas, when set, are the exact deltas expected; firstDelta
+		// checks only the first one, for long recordings.
+		deltas     []toolcall.StreamDelta
+		firstDelta *toolcall.StreamDelta
+		want       *toolcall.ModelResponse
+		wantErr    error
+		wantMsg    string
+	}{
+		{
+			name: "text", recording: "llamacpp/d2_plain_stream", captured: true,
+			req: &toolcall.Request{Messages: askParis, Options: toolcall.Options{MaxTokens: ptr(300)}},
+			deltas: []toolcall.StreamDelta{
+				text("Hello"), text("!"), text(" How"), text(" can"), text(" I"), text(" help"), text(" you"), text("?"),
+			},
+			want: &toolcall.ModelResponse{
+				Message:      toolcall.AssistantMessage("Hello! How can I help you?"),
+				FinishReason: toolcall.FinishStop,
+				Usage:        toolcall.Usage{PromptTokens: 37, CompletionTokens: 9, TotalTokens: 46},
+				Model:        "tiny-toolcaller",
+			},
+		},
+		{
+			// One fragment per token; id and name only in the first.
+			name: "tool call in fragments", recording: "llamacpp/d_tools_required_stream", captured: true,
+			req: &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{weatherTool},
+				ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}, Options: toolcall.Options{MaxTokens: ptr(300)}},
+			firstDelta: ptr(callDelta(0, "1eqy8GtjAgRUt087fhEQFDvi8Cc2gasn", "get_weather", "{")),
+			want: &toolcall.ModelResponse{
+				Message: toolcall.AssistantMessage("", call("1eqy8GtjAgRUt087fhEQFDvi8Cc2gasn", "get_weather",
+					`{"city":"Paris","unit":"fahrenheit","options":{"days":5,"detail":{"wind":false}}}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Model:        "tiny-toolcaller",
+			},
+		},
+		{
+			name: "tool result then text", recording: "llamacpp/e4_loop_none_stream", captured: true,
+			req: &toolcall.Request{
+				Messages: append(askParis[:1:1],
+					toolcall.AssistantMessage("", call("call_abc123", "get_weather", `{"city":"Paris","unit":"celsius","options":{"days":1,"detail":{"wind":true}}}`)),
+					toolcall.ToolMessage(call("call_abc123", "get_weather", ""), `{"temperature":21,"condition":"sunny"}`)),
+				Tools:      []toolcall.Definition{weatherTool},
+				ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceNone},
+				Options:    toolcall.Options{MaxTokens: ptr(300)},
+			},
+			deltas: []toolcall.StreamDelta{text("The"), text(" weather"), text(" is"), text(" warm"), text(".")},
+			want: &toolcall.ModelResponse{
+				Message:      toolcall.AssistantMessage("The weather is warm."),
+				FinishReason: toolcall.FinishStop,
+				Usage:        toolcall.Usage{PromptTokens: 358, CompletionTokens: 6, TotalTokens: 364},
+				Model:        "tiny-toolcaller",
+			},
+		},
+		{
+			name: "ollama v1 tool call in one chunk", recording: "ollama-v1/d_tools_stream", captured: true,
+			cfg:    openai.Config{Model: "tiny-toolcaller"},
+			req:    &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{shortWeatherTool}},
+			deltas: []toolcall.StreamDelta{callDelta(0, "call_vueq4ugy", "get_weather", `{"city":"Paris"}`)},
+			want: &toolcall.ModelResponse{
+				Message:      toolcall.AssistantMessage("", call("call_vueq4ugy", "get_weather", `{"city":"Paris"}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Usage:        toolcall.Usage{PromptTokens: 156, CompletionTokens: 5, TotalTokens: 161},
+				Model:        "tiny-toolcaller",
+			},
+		},
+		{
+			name: "interleaved calls", recording: "h_stream_interleaved",
+			req: &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{shortWeatherTool}},
+			deltas: []toolcall.StreamDelta{
+				text("Checking both."),
+				callDelta(0, "call_paris", "get_weather", ""),
+				callDelta(1, "call_lyon", "get_weather", ""),
+				callDelta(0, "", "", `{"city":`),
+				callDelta(1, "", "", `{"city":`),
+				callDelta(1, "", "", `"Lyon"}`),
+				callDelta(0, "", "", `"Paris"}`),
+			},
+			want: &toolcall.ModelResponse{
+				Message: toolcall.AssistantMessage("Checking both.",
+					call("call_paris", "get_weather", `{"city":"Paris"}`),
+					call("call_lyon", "get_weather", `{"city":"Lyon"}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Usage:        toolcall.Usage{PromptTokens: 120, CompletionTokens: 40, TotalTokens: 160},
+				Model:        "gpt-4o-mini-2024-07-18",
+			},
+		},
+		{
+			// No ids at all, "null" placeholders in continuations, and a
+			// no-parameter tool with "" arguments.
+			name: "missing ids", recording: "h_stream_missing_ids",
+			req: &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{nowTool, shortWeatherTool}},
+			deltas: []toolcall.StreamDelta{
+				callDelta(0, "", "now", ""),
+				callDelta(1, "", "get_weather", `{"city"`),
+				callDelta(1, "", "", `:"Paris"}`),
+			},
+			want: &toolcall.ModelResponse{
+				Message:      toolcall.AssistantMessage("", call("call_0", "now", `{}`), call("call_1", "get_weather", `{"city":"Paris"}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Model:        "gpt-4o-mini-2024-07-18",
+			},
+		},
+		{
+			name: "parallel calls at one index", recording: "h_stream_same_index",
+			req: &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{shortWeatherTool}},
+			deltas: []toolcall.StreamDelta{
+				callDelta(0, "call_a", "get_weather", `{"city":"Paris"}`),
+				callDelta(1, "call_b", "get_weather", `{"city":"Lyon"}`),
+			},
+			want: &toolcall.ModelResponse{
+				Message: toolcall.AssistantMessage("",
+					call("call_a", "get_weather", `{"city":"Paris"}`), call("call_b", "get_weather", `{"city":"Lyon"}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Model:        "gpt-4o-mini-2024-07-18",
+			},
+		},
+		{
+			// Also: a comment line, and no [DONE] after the finish_reason.
+			name: "arguments as an object", recording: "h_stream_object_arguments",
+			req:    &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{shortWeatherTool}},
+			deltas: []toolcall.StreamDelta{callDelta(0, "call_obj", "get_weather", `{"city":"Paris"}`)},
+			want: &toolcall.ModelResponse{
+				Message:      toolcall.AssistantMessage("", call("call_obj", "get_weather", `{"city":"Paris"}`)),
+				FinishReason: toolcall.FinishToolCalls,
+				Model:        "gpt-4o-mini-2024-07-18",
+			},
+		},
+		{
+			name: "server answers with plain JSON", recording: "h_stream_plain_json",
+			req:    &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
+			deltas: []toolcall.StreamDelta{text("Hello! How can I help you?")},
+			want: &toolcall.ModelResponse{
+				Message:      toolcall.AssistantMessage("Hello! How can I help you?"),
+				FinishReason: toolcall.FinishStop,
+				Usage:        toolcall.Usage{PromptTokens: 19, CompletionTokens: 9, TotalTokens: 28},
+				Model:        "compat-model",
+			},
+		},
+		{
+			name: "cut off mid-event", recording: "h_stream_truncated",
+			req:     &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
+			deltas:  []toolcall.StreamDelta{text("Hello"), text(" wor")},
+			wantErr: toolcall.ErrBadResponse, wantMsg: "stream ended in the middle of an event",
+		},
+		{
+			name: "error event", recording: "h_stream_error_event",
+			req:     &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
+			deltas:  []toolcall.StreamDelta{text("Hello")},
+			wantErr: toolcall.ErrServer, wantMsg: "The server had an error while processing your request.",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, got := replay(t, tc.recording)
+			m := newModel(srv, tc.cfg)
+
+			var deltas []toolcall.StreamDelta
+			resp, err := m.Stream(context.Background(), tc.req, func(d toolcall.StreamDelta) bool {
+				deltas = append(deltas, d)
+				return true
+			})
+
+			sent := got.get(t, 0).body
+			checkGolden(t, "stream_"+slug(tc.name), sent)
+			if tc.captured {
+				checkCaptured(t, tc.recording, sent)
+			}
+			if tc.deltas != nil {
+				assert.Equal(t, tc.deltas, deltas)
+			}
+			if tc.firstDelta != nil && assert.NotEmpty(t, deltas) {
+				assert.Equal(t, *tc.firstDelta, deltas[0])
+			}
+			if tc.wantErr != nil {
+				assert.Nil(t, resp)
+				pe := checkProviderError(t, err, tc.wantErr, 200, "tiny")
+				assert.Contains(t, pe.Message, tc.wantMsg)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, resp)
+			checkDeltasMatchReply(t, deltas, resp)
+		})
+	}
+}
+
+// checkDeltasMatchReply checks that a consumer that joins the deltas (text
+// appended; per call index: first id, first name, arguments appended) gets
+// the reply, up to what the reply normalises: synthesised ids and "{}" for
+// empty arguments.
+func checkDeltasMatchReply(t testing.TB, deltas []toolcall.StreamDelta, resp *toolcall.ModelResponse) {
+	t.Helper()
+	var content strings.Builder
+	var calls []toolcall.ToolCallDelta
+	for _, d := range deltas {
+		content.WriteString(d.Content)
+		if d.ToolCall == nil {
+			continue
+		}
+		c := d.ToolCall
+		if c.Index < 0 || c.Index > len(calls) {
+			t.Fatalf("delta index %d skips ahead of the %d calls so far", c.Index, len(calls))
+		}
+		if c.Index == len(calls) {
+			calls = append(calls, toolcall.ToolCallDelta{Index: c.Index})
+		}
+		p := &calls[c.Index]
+		if c.ID != "" {
+			if p.ID != "" {
+				t.Fatalf("call %d: id sent twice (%q, %q)", c.Index, p.ID, c.ID)
+			}
+			p.ID = c.ID
+		}
+		if c.Name != "" {
+			if p.Name != "" {
+				t.Fatalf("call %d: name sent twice (%q, %q)", c.Index, p.Name, c.Name)
+			}
+			p.Name = c.Name
+		}
+		p.Arguments += c.Arguments
+	}
+	if content.String() != resp.Message.Content {
+		t.Fatalf("streamed text %q, reply text %q", content.String(), resp.Message.Content)
+	}
+	if len(calls) != len(resp.Message.ToolCalls) {
+		t.Fatalf("streamed %d calls, reply has %d", len(calls), len(resp.Message.ToolCalls))
+	}
+	for i, d := range calls {
+		c := resp.Message.ToolCalls[i]
+		if d.Name != c.Name || d.ID != "" && d.ID != c.ID && !strings.HasPrefix(c.ID, d.ID+"_") {
+			t.Fatalf("streamed call %d = %+v, reply call = %+v", i, d, c)
+		}
+		args := d.Arguments
+		if s := strings.TrimSpace(args); s == "" || s == "null" {
+			args = "{}"
+		}
+		if args != string(c.Arguments) {
+			t.Fatalf("call %d: streamed arguments %q, reply arguments %q", i, args, c.Arguments)
+		}
+	}
+}
+
+// eventDeltas is the number of deltas an event of a recording carries: one
+// per text piece and one per tool-call fragment.
+func eventDeltas(t testing.TB, ev []byte) int {
+	t.Helper()
+	data, ok := bytes.CutPrefix(bytes.TrimSpace(ev), []byte("data: "))
+	if !ok || string(data) == "[DONE]" {
+		return 0
+	}
+	var chunk struct {
+		Choices []struct {
+			Delta struct {
+				Content   string            `json:"content"`
+				ToolCalls []json.RawMessage `json:"tool_calls"`
+			} `json:"delta"`
+		} `json:"choices"`
+	}
+	require.NoError(t, json.Unmarshal(data, &chunk))
+	n := 0
+	for _, c := range chunk.Choices {
+		if c.Delta.Content != "" {
+			n++
+		}
+		n += len(c.Delta.ToolCalls)
+	}
+	return n
+}
+
+// streamServer writes the events of a recording one at a time: before each
+// event it waits until next has received one value per delta of the
+// previous event (with a nil next it writes them all at once). After the
+// events it holds the response open until the client goes away. done is
+// closed when the handler returns; written counts the events written.
+func streamServer(t *testing.T, name string, next <-chan struct{}, written *atomic.Int32) (srv *httptest.Server, done <-chan struct{}) {
+	t.Helper()
+	rec := loadRecording(t, name)
+	events := bytes.SplitAfter(rec.body, []byte("\n\n"))
+	if len(events[len(events)-1]) == 0 {
+		events = events[:len(events)-1]
+	}
+	finished := make(chan struct{})
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(finished)
+		_, _ = io.Copy(io.Discard, r.Body) // the server notices a client that goes away only once the body is read
+		w.Header().Set("Content-Type", rec.contentType)
+		w.WriteHeader(rec.status)
+		for i, ev := range events {
+			for n := 0; next != nil && i > 0 && n < eventDeltas(t, events[i-1]); n++ {
+				select {
+				case <-next:
+				case <-r.Context().Done():
+					return
+				}
+			}
+			if written != nil {
+				written.Add(1) // before the write, so the client cannot see the event first
+			}
+			_, _ = w.Write(ev)
+			w.(http.Flusher).Flush()
+		}
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	return srv, finished
+}
+
+// TestStreamEventByEvent checks that each delta reaches the caller as soon
+// as its event arrives: the server writes an event only after the caller
+// has received the deltas of the previous one.
+func TestStreamEventByEvent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		recording string
+		tools     []toolcall.Definition
+	}{
+		{recording: "llamacpp/e4_loop_none_stream"},
+		{recording: "llamacpp/d_tools_required_stream", tools: []toolcall.Definition{weatherTool}},
+		{recording: "h_stream_interleaved", tools: []toolcall.Definition{shortWeatherTool}},
+	} {
+		t.Run(tc.recording, func(t *testing.T) {
+			t.Parallel()
+			// deltaEvent[k] is the event (1-based) that carries delta k.
+			var deltaEvent []int32
+			for i, ev := range bytes.SplitAfter(loadRecording(t, tc.recording).body, []byte("\n\n")) {
+				for range eventDeltas(t, ev) {
+					deltaEvent = append(deltaEvent, int32(i+1))
+				}
+			}
+			next := make(chan struct{})
+			var written atomic.Int32
+			srv, _ := streamServer(t, tc.recording, next, &written)
+			m := newModel(srv, openai.Config{})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+
+			var deltas []toolcall.StreamDelta
+			resp, err := m.Stream(ctx, &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi")}, Tools: tc.tools},
+				func(d toolcall.StreamDelta) bool {
+					k := len(deltas)
+					deltas = append(deltas, d)
+					if assert.Less(t, k, len(deltaEvent), "more deltas than the recording carries") {
+						assert.Equal(t, deltaEvent[k], written.Load(), "delta %d yielded before its event was the last written", k)
+					}
+					select {
+					case next <- struct{}{}:
+					case <-ctx.Done():
+					}
+					return true
+				})
+
+			require.NoError(t, err)
+			assert.Len(t, deltas, len(deltaEvent))
+			checkDeltasMatchReply(t, deltas, resp)
+		})
+	}
+}
+
+// TestStreamCancel cancels the context while Stream waits for an event the
+// server never sends: Stream returns at once, closes the connection and
+// leaves no goroutine behind (goleak checks in TestMain).
+func TestStreamCancel(t *testing.T) {
+	t.Parallel()
+	srv, handlerDone := streamServer(t, "h_stream_interleaved", make(chan struct{}), nil) // stalls after the first event
+	m := newModel(srv, openai.Config{})
+	// The deadline is a backstop: if no delta ever arrives, the test fails
+	// (the error is DeadlineExceeded, not Canceled) instead of hanging.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	var cancelled time.Time
+	resp, err := m.Stream(ctx, &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
+		func(d toolcall.StreamDelta) bool {
+			cancelled = time.Now()
+			cancel() // Stream is about to wait for an event that never comes
+			return true
+		})
+
+	assert.Nil(t, resp)
+	checkProviderError(t, err, context.Canceled, 200, "tiny")
+	assert.Less(t, time.Since(cancelled), 2*time.Second, "Stream must return promptly")
+	select {
+	case <-handlerDone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the connection was not closed")
+	}
+}
+
+// TestChatCancel cancels the context while the server holds the request.
+func TestChatCancel(t *testing.T) {
+	t.Parallel()
+	arrived := make(chan struct{})
+	handlerDone := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(handlerDone)
+		_, _ = io.Copy(io.Discard, r.Body) // the server notices a client that goes away only once the body is read
+		close(arrived)
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	m := newModel(srv, openai.Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cancelledAt := make(chan time.Time, 1)
+	go func() {
+		<-arrived
+		cancelledAt <- time.Now()
+		cancel()
+	}()
+
+	resp, err := m.Chat(ctx, &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi")}})
+
+	assert.Nil(t, resp)
+	checkProviderError(t, err, context.Canceled, 0, "tiny")
+	assert.Less(t, time.Since(<-cancelledAt), 2*time.Second, "Chat must return promptly")
+	<-handlerDone
+}
+
+func TestStreamStoppedByConsumer(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		recording string
+	}{
+		{name: "on text", recording: "llamacpp/d2_plain_stream"},
+		{name: "on a tool call fragment", recording: "llamacpp/d_tools_required_stream"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, handlerDone := streamServer(t, tc.recording, nil, nil) // writes all, then holds the response open
+			m := newModel(srv, openai.Config{})
+
+			calls := 0
+			resp, err := m.Stream(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi")}},
+				func(toolcall.StreamDelta) bool { calls++; return false })
+
+			assert.Nil(t, resp)
+			require.ErrorIs(t, err, toolcall.ErrStreamStopped)
+			assert.Equal(t, 1, calls, "no yield after false")
+			select {
+			case <-handlerDone:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the connection was not closed")
+			}
+		})
+	}
+}
+
+// TestStreamNilYield: a nil yield is allowed; the reply still comes back.
+func TestStreamNilYield(t *testing.T) {
+	t.Parallel()
+	srv, _ := replay(t, "llamacpp/d_tools_required_stream")
+	resp, err := newModel(srv, openai.Config{}).Stream(context.Background(),
+		&toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi")}}, nil)
+	require.NoError(t, err)
+	require.Len(t, resp.Message.ToolCalls, 1)
+	assert.JSONEq(t, `{"city":"Paris","unit":"fahrenheit","options":{"days":5,"detail":{"wind":false}}}`, string(resp.Message.ToolCalls[0].Arguments))
+}
+
+// TestStreamLongEvent: an event longer than the read buffer arrives whole.
+func TestStreamLongEvent(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("word ", 40000) // 200 KB, several buffer fills
+	body := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + long + "\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+	m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", Model: "tiny",
+		HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: "text/event-stream", body: []byte(body)}}})
+
+	resp, err := m.Stream(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}, nil)
+
+	require.NoError(t, err)
+	assert.Equal(t, long, resp.Message.Content)
+}

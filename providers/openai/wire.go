@@ -1,0 +1,441 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/toolcall-go/toolcall"
+)
+
+// baseRequest is go-openai's request type without its methods: if go-openai
+// ever gives ChatCompletionRequest a MarshalJSON, it must not take over the
+// encoding and hide the fields chatRequest overrides.
+type baseRequest goopenai.ChatCompletionRequest
+
+// chatRequest is the body of POST /chat/completions: go-openai's request,
+// with the fields whose go-openai encoding loses information replaced.
+// encoding/json uses the shallower of two fields with one JSON name, so
+// these win over the embedded ones.
+type chatRequest struct {
+	baseRequest
+	// go-openai's are float32 with omitempty: a temperature of 0, the usual
+	// setting for tool calling, would not be sent at all.
+	Temperature *float64 `json:"temperature,omitempty"`
+	TopP        *float64 `json:"top_p,omitempty"`
+	// go-openai's message omits empty content, and OpenAI rejects a tool
+	// message without content.
+	Messages []wireMessage `json:"messages"`
+}
+
+type wireMessage struct {
+	Role string `json:"role"`
+	// Content is null only in an assistant turn that has tool calls and
+	// no text, as OpenAI documents.
+	Content    *string             `json:"content"`
+	ToolCalls  []goopenai.ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string              `json:"tool_call_id,omitempty"`
+}
+
+// noParameters stands in for an empty input schema: OpenAI rejects an
+// object schema without "properties".
+var noParameters = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// emptyArguments replaces empty and null arguments in both directions:
+// OpenAI-compatible servers reject a replayed call whose arguments are
+// missing or "" (cloudwego/eino-ext#916, agno-agi/agno#9229).
+const emptyArguments = "{}"
+
+// reservedKeys are the request fields Options.Extra cannot set: they follow
+// from the request itself.
+var reservedKeys = []string{"model", "messages", "stream", "stream_options", "tools", "tool_choice"}
+
+// encode builds the request body and returns it with the model name used.
+func (m *Model) encode(req *toolcall.Request, stream bool) ([]byte, string, error) {
+	if req == nil {
+		return nil, m.model, &toolcall.ProviderError{Provider: providerName, Model: m.model, Err: toolcall.ErrBadRequest, Message: "nil request"}
+	}
+	model := m.model
+	if req.Model != "" {
+		model = req.Model
+	}
+	if model == "" {
+		return nil, "", &toolcall.ProviderError{Provider: providerName, Err: toolcall.ErrBadRequest, Message: "no model: set Config.Model or Request.Model"}
+	}
+	invalid := func(format string, args ...any) ([]byte, string, error) {
+		return nil, model, &toolcall.ProviderError{Provider: providerName, Model: model, Err: toolcall.ErrBadRequest, Message: m.redact(fmt.Sprintf(format, args...))}
+	}
+
+	wr := chatRequest{baseRequest: baseRequest{Model: model, Stream: stream}}
+	wr.Messages = make([]wireMessage, len(req.Messages))
+	for i := range req.Messages {
+		msg := &req.Messages[i]
+		wm := &wr.Messages[i]
+		wm.Role = string(msg.Role)
+		if msg.Content != "" || len(msg.ToolCalls) == 0 || msg.Role != toolcall.RoleAssistant {
+			wm.Content = &msg.Content
+		}
+		if msg.Role == toolcall.RoleTool {
+			wm.ToolCallID = msg.ToolCallID
+		}
+		if len(msg.ToolCalls) > 0 {
+			wm.ToolCalls = make([]goopenai.ToolCall, len(msg.ToolCalls))
+			for j, tc := range msg.ToolCalls {
+				wm.ToolCalls[j] = goopenai.ToolCall{
+					ID:       tc.ID,
+					Type:     goopenai.ToolTypeFunction,
+					Function: goopenai.FunctionCall{Name: tc.Name, Arguments: argumentsText(tc.Arguments)},
+				}
+			}
+		}
+	}
+
+	if len(req.Tools) > 0 {
+		wr.Tools = make([]goopenai.Tool, len(req.Tools))
+		defs := make([]goopenai.FunctionDefinition, len(req.Tools))
+		for i, d := range req.Tools {
+			params := d.InputSchema
+			if t := bytes.TrimSpace(params); len(t) == 0 || string(t) == "null" {
+				params = noParameters
+			}
+			defs[i] = goopenai.FunctionDefinition{Name: d.Name, Description: d.Description, Strict: d.Strict, Parameters: params}
+			wr.Tools[i] = goopenai.Tool{Type: goopenai.ToolTypeFunction, Function: &defs[i]}
+		}
+		// OpenAI rejects tool_choice and parallel_tool_calls without tools.
+		switch c := req.ToolChoice; {
+		case c.Name != "":
+			wr.ToolChoice = goopenai.ToolChoice{Type: goopenai.ToolTypeFunction, Function: goopenai.ToolFunction{Name: c.Name}}
+		case c.Mode != "":
+			wr.ToolChoice = string(c.Mode)
+		}
+		if p := req.Options.ParallelToolCalls; p != nil {
+			wr.ParallelToolCalls = *p
+		}
+	}
+
+	o := &req.Options
+	wr.Temperature, wr.TopP, wr.Seed, wr.Stop = o.Temperature, o.TopP, o.Seed, o.Stop
+	if o.MaxTokens != nil {
+		if m.completionTokens {
+			wr.MaxCompletionTokens = *o.MaxTokens
+		} else {
+			wr.MaxTokens = *o.MaxTokens
+		}
+	}
+	if stream {
+		wr.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
+	}
+
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&wr); err != nil {
+		for _, d := range req.Tools {
+			if len(bytes.TrimSpace(d.InputSchema)) > 0 && !json.Valid(d.InputSchema) {
+				return invalid("tool %q: input schema is not valid JSON", d.Name)
+			}
+		}
+		return invalid("encoding request: %v", err)
+	}
+	body := buf.Bytes()
+	if len(o.Extra) > 0 {
+		var err error
+		if body, err = addExtra(body, o.Extra); err != nil {
+			return invalid("Options.Extra: %v", err)
+		}
+	}
+	return body, model, nil
+}
+
+// addExtra adds the Options.Extra keys the body does not already have. It
+// runs only when Extra is set, so the common path pays nothing for it.
+func addExtra(body []byte, extra map[string]any) ([]byte, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		return nil, err
+	}
+	for k, v := range extra {
+		if _, set := fields[k]; set || slices.Contains(reservedKeys, k) {
+			continue
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("key %q: %v", k, err)
+		}
+		fields[k] = raw
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(fields); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// argumentsText returns a tool call's arguments as the JSON text OpenAI
+// expects in a string: as they are, or "{}" when empty or null.
+func argumentsText(args json.RawMessage) string {
+	t := bytes.TrimSpace(args)
+	if len(t) == 0 || string(t) == "null" {
+		return emptyArguments
+	}
+	return string(args)
+}
+
+// chatResponse is a reply, or one streamed chunk. Its types are lenient
+// where servers differ; see text and arguments.
+type chatResponse struct {
+	Model   string          `json:"model"`
+	Choices []wireChoice    `json:"choices"`
+	Usage   *goopenai.Usage `json:"usage"`
+	// Error is set by servers that report a failure in a 200 body or
+	// mid-stream.
+	Error json.RawMessage `json:"error"`
+}
+
+type wireChoice struct {
+	Index        int          `json:"index"`
+	Message      wireResponse `json:"message"` // in a reply
+	Delta        wireResponse `json:"delta"`   // in a chunk
+	FinishReason string       `json:"finish_reason"`
+}
+
+type wireResponse struct {
+	Content   text       `json:"content"`
+	Refusal   text       `json:"refusal"`
+	ToolCalls []wireCall `json:"tool_calls"`
+}
+
+func (r *wireResponse) empty() bool {
+	return r.Content == "" && r.Refusal == "" && len(r.ToolCalls) == 0
+}
+
+type wireCall struct {
+	Index    *int         `json:"index"`
+	ID       string       `json:"id"`
+	Function wireFunction `json:"function"`
+}
+
+type wireFunction struct {
+	Name      string    `json:"name"`
+	Arguments arguments `json:"arguments"`
+}
+
+// text is message content: a string, null, or an array of content parts,
+// whose texts are joined, as some servers send.
+type text string
+
+func (t *text) UnmarshalJSON(b []byte) error {
+	switch b[0] {
+	case '"':
+		return json.Unmarshal(b, (*string)(t))
+	case 'n':
+		*t = ""
+		return nil
+	case '[':
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(b, &parts); err != nil {
+			return err
+		}
+		var s strings.Builder
+		for _, p := range parts {
+			s.WriteString(p.Text)
+		}
+		*t = text(s.String())
+		return nil
+	}
+	return fmt.Errorf("content is JSON %s, want a string", kind(b[0]))
+}
+
+// arguments is a tool call's arguments as JSON text. OpenAI sends a string
+// holding the text; some compatible servers send the JSON object itself
+// (google/adk-go#1254), which is kept, compacted.
+type arguments []byte
+
+func (a *arguments) UnmarshalJSON(b []byte) error {
+	switch b[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*a = arguments(s)
+	case 'n':
+		*a = nil
+	default:
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			return err
+		}
+		*a = buf.Bytes()
+	}
+	return nil
+}
+
+func kind(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case 't', 'f':
+		return "boolean"
+	}
+	return "number"
+}
+
+func hasError(raw json.RawMessage) bool {
+	return len(raw) > 0 && string(raw) != "null"
+}
+
+// An assembler collects one reply, from a response or from stream chunks.
+type assembler struct {
+	model   string
+	content strings.Builder
+	calls   []pendingCall
+	// slots maps a streamed call's index to its position in calls.
+	slots  map[int]int
+	finish string
+	usage  *goopenai.Usage
+}
+
+type pendingCall struct {
+	id   string // as the server sent it; "" when it sent none
+	name string
+	args []byte
+}
+
+// addMessage adds a whole message: every element of tool_calls is a call,
+// whatever its index says.
+func (a *assembler) addMessage(r *wireResponse) {
+	a.content.WriteString(string(r.Content))
+	a.content.WriteString(string(r.Refusal))
+	for i := range r.ToolCalls {
+		c := &r.ToolCalls[i]
+		a.calls = append(a.calls, pendingCall{id: callID(c.ID), name: c.Function.Name, args: c.Function.Arguments})
+	}
+}
+
+// addFragment merges a streamed fragment of a tool call, at position pos in
+// its chunk, into the call it continues, or starts a new call. Fragments
+// are matched by index (the position in the chunk when the server sends
+// none), unless a different non-empty id arrives: some servers send
+// parallel calls all with index 0 (ai-dynamo/dynamo#4723, Grok). It
+// returns the delta to yield, with the id and the name only the first time
+// the call has them, and false when the fragment carries nothing.
+func (a *assembler) addFragment(pos int, c *wireCall) (toolcall.ToolCallDelta, bool) {
+	id := callID(c.ID)
+	k := pos
+	if c.Index != nil {
+		k = *c.Index
+	}
+	i, ok := a.slots[k]
+	if ok && id != "" && a.calls[i].id != "" && id != a.calls[i].id {
+		ok = false
+	}
+	if !ok {
+		if id == "" && c.Function.Name == "" && len(c.Function.Arguments) == 0 {
+			return toolcall.ToolCallDelta{}, false
+		}
+		if a.slots == nil {
+			a.slots = make(map[int]int)
+		}
+		i = len(a.calls)
+		a.calls = append(a.calls, pendingCall{})
+		a.slots[k] = i
+	}
+	p := &a.calls[i]
+	d := toolcall.ToolCallDelta{Index: i, Arguments: string(c.Function.Arguments)}
+	if p.id == "" && id != "" {
+		p.id, d.ID = id, id
+	}
+	if p.name == "" && c.Function.Name != "" {
+		p.name, d.Name = c.Function.Name, c.Function.Name
+	}
+	p.args = append(p.args, c.Function.Arguments...)
+	return d, d.ID != "" || d.Name != "" || d.Arguments != ""
+}
+
+// callID drops the placeholder ids some servers put in continuation chunks
+// (langchain-ai/langchainjs#11373).
+func callID(id string) string {
+	if id == "null" {
+		return ""
+	}
+	return id
+}
+
+// response builds the reply. Missing ids become "call_<index>" and a
+// repeated id gets a "_<n>" suffix, so every call of the reply has its own
+// id and tool results can be matched to calls. Empty or null arguments
+// become "{}".
+func (a *assembler) response() *toolcall.ModelResponse {
+	r := &toolcall.ModelResponse{
+		Message: toolcall.Message{Role: toolcall.RoleAssistant, Content: a.content.String()},
+		Model:   a.model,
+	}
+	if len(a.calls) > 0 {
+		r.Message.ToolCalls = make([]toolcall.ToolCall, len(a.calls))
+		for i, c := range a.calls {
+			id := c.id
+			if id == "" {
+				id = "call_" + strconv.Itoa(i)
+			}
+			for n := 1; hasID(r.Message.ToolCalls[:i], id); n++ {
+				id = c.id + "_" + strconv.Itoa(n)
+				if c.id == "" {
+					id = "call_" + strconv.Itoa(i) + "_" + strconv.Itoa(n)
+				}
+			}
+			args := json.RawMessage(c.args)
+			if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
+				args = json.RawMessage(emptyArguments)
+			}
+			r.Message.ToolCalls[i] = toolcall.ToolCall{ID: id, Name: c.name, Arguments: args}
+		}
+	}
+	if u := a.usage; u != nil {
+		r.Usage = toolcall.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+		if r.Usage.TotalTokens == 0 {
+			r.Usage.TotalTokens = u.PromptTokens + u.CompletionTokens
+		}
+	}
+	r.FinishReason = finishReason(a.finish, len(a.calls) > 0)
+	return r
+}
+
+func hasID(calls []toolcall.ToolCall, id string) bool {
+	for _, c := range calls {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// finishReason normalises the server's finish_reason. A reply with tool
+// calls finishes with FinishToolCalls unless it was cut short ("length") or
+// filtered, whatever the server said: some say "stop".
+func finishReason(s string, calls bool) toolcall.FinishReason {
+	switch s {
+	case "length":
+		return toolcall.FinishLength
+	case "content_filter":
+		return toolcall.FinishFiltered
+	}
+	if calls {
+		return toolcall.FinishToolCalls
+	}
+	switch s {
+	case "", "stop", "tool_calls", "function_call":
+		// "tool_calls" without a call: there is nothing to run.
+		return toolcall.FinishStop
+	}
+	return toolcall.FinishReason(s)
+}
