@@ -274,6 +274,28 @@ func TestFatalErrorAbortsByDefault(t *testing.T) {
 	assert.Len(t, resp.History, 3)
 }
 
+// A fatal call cancels its siblings; their failures echo that cancellation
+// and must not hide the fatal error, even when they come first in call order.
+func TestFatalErrorWinsOverCancelledSiblings(t *testing.T) {
+	t.Parallel()
+	waiter, err := toolcall.NewFunc("waiter", "waits", func(ctx context.Context, _ struct{}) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	})
+	require.NoError(t, err)
+	fatal, err := toolcall.NewFunc("fatal", "fails", func(context.Context, struct{}) (string, error) {
+		return "", fmt.Errorf("quota: %w", toolcall.ErrFatal)
+	})
+	require.NoError(t, err)
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "waiter", ``), tt.Call("2", "fatal", ``)), tt.Text("unused"))
+	resp, err := toolcall.NewClient(model).Prompt("go").Tools(waiter, fatal).Call(context.Background())
+	require.ErrorIs(t, err, toolcall.ErrFatal)
+	assert.NotErrorIs(t, err, context.Canceled)
+	assertValidHistory(t, resp.History)
+	require.Len(t, resp.Executions, 2)
+	assert.True(t, resp.Executions[0].IsError, "the cancelled sibling is flagged")
+}
+
 func TestCancelDuringTool(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -119,10 +119,24 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 	hist = append(hist, history...)
 	hist = append(hist, resp.Message)
 	ex := &Execution{Executions: make([]ToolExecution, len(calls))}
-	errs := make([]error, len(calls))
-
-	run := func(ctx context.Context, i int) {
-		ex.Executions[i], errs[i] = m.executeOne(ctx, cfg, tools, calls[i], hist, round)
+	// The first abort in time wins: the calls it cancels may fail after it,
+	// with errors that only echo the cancellation.
+	var (
+		mu    sync.Mutex
+		abort error
+	)
+	run := func(ctx context.Context, i int) bool {
+		var err error
+		ex.Executions[i], err = m.executeOne(ctx, cfg, tools, calls[i], hist, round)
+		if err == nil {
+			return false
+		}
+		mu.Lock()
+		if abort == nil {
+			abort = err
+		}
+		mu.Unlock()
+		return true
 	}
 	switch {
 	case len(calls) == 1 || cfg.concurrency == 1:
@@ -132,8 +146,7 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 				ex.Executions[i] = notRun(calls[i], round)
 				continue
 			}
-			run(ctx, i)
-			aborted = errs[i] != nil
+			aborted = run(ctx, i)
 		}
 	default:
 		runCtx, cancel := context.WithCancel(ctx)
@@ -154,8 +167,7 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 					ex.Executions[i] = notRun(calls[i], round)
 					return
 				}
-				run(runCtx, i)
-				if errs[i] != nil {
+				if run(runCtx, i) {
 					cancel() // an abort stops the calls still running
 				}
 			}()
@@ -178,12 +190,7 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 	if err := ctx.Err(); err != nil {
 		return ex, err
 	}
-	for _, err := range errs {
-		if err != nil {
-			return ex, err
-		}
-	}
-	return ex, nil
+	return ex, abort
 }
 
 // notRun is the record of a call skipped because the call was aborted.
