@@ -646,6 +646,29 @@ func TestManagerUserLoop(t *testing.T) {
 	assert.Len(t, resp.Message.ToolCalls, 1)
 }
 
+func TestManagerExecuteToolContextAndRound(t *testing.T) {
+	t.Parallel()
+	var got []string
+	probe, err := toolcall.NewFunc("probe", "reports what it sees", func(ctx context.Context, _ struct{}) (string, error) {
+		info, _ := toolcall.CallInfoFrom(ctx)
+		tc := toolcall.ToolContextFrom(ctx)
+		got = append(got, fmt.Sprintf("round %d tenant %v user %v", info.Round, tc.Value("tenant"), tc.Value("user")))
+		return "ok", nil
+	})
+	require.NoError(t, err)
+	tools := []toolcall.Tool{probe}
+	m := toolcall.NewManager(toolcall.WithToolContext(map[string]any{"tenant": "default", "user": "u0"}))
+	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}}
+	ctx := toolcall.ContextWithToolContext(context.Background(), toolcall.NewToolContext(map[string]any{"user": "u1"}))
+	for i := range 2 {
+		resp := tt.ToolCalls(tt.Call(fmt.Sprint(i), "probe", `{}`)).Response
+		ex, err := m.Execute(ctx, tools, req, resp)
+		require.NoError(t, err)
+		req.Messages = ex.History
+	}
+	assert.Equal(t, []string{"round 1 tenant default user u1", "round 2 tenant default user u1"}, got)
+}
+
 func TestHooks(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex

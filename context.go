@@ -85,8 +85,9 @@ type callState struct {
 	returnDirect atomic.Bool
 }
 
-// ContextWithToolContext returns ctx carrying tc, for tools called outside a
-// [Client] (a Client and a [Manager] do this themselves).
+// ContextWithToolContext returns ctx carrying tc. A [Client] does this
+// itself; pass such a ctx to [Manager.Execute] when you drive the loop, or
+// when you call a tool directly.
 func ContextWithToolContext(ctx context.Context, tc ToolContext) context.Context {
 	return context.WithValue(ctx, toolContextKey, tc)
 }

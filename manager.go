@@ -108,8 +108,22 @@ func toolSource(t Tool) string {
 // [WithToolErrorHandler]). Execute returns an error only when the policy
 // aborts or ctx ends; the Execution is then still returned, and its History
 // answers every call, so it is valid to resend.
+//
+// Tools see the Manager's [WithToolContext] values merged with those of
+// ctx (see [ContextWithToolContext]), ctx winning per key. The round in
+// their [CallInfo] is one more than the number of assistant messages with
+// tool calls in req.
 func (m *Manager) Execute(ctx context.Context, tools []Tool, req *Request, resp *ModelResponse) (*Execution, error) {
-	return m.execute(ctx, &m.cfg, tools, req.Messages, resp, 1)
+	if m.cfg.toolContext.Len() > 0 {
+		ctx = ContextWithToolContext(ctx, m.cfg.toolContext.Merge(ToolContextFrom(ctx)))
+	}
+	round := 1
+	for _, msg := range req.Messages {
+		if msg.Role == RoleAssistant && len(msg.ToolCalls) > 0 {
+			round++
+		}
+	}
+	return m.execute(ctx, &m.cfg, tools, req.Messages, resp, round)
 }
 
 // execute is Execute with the client's configuration and round.
