@@ -317,7 +317,8 @@ func positionalStruct(ft reflect.Type, idx []int, params []param) (reflect.Type,
 		}
 		tag += `"`
 		if p.description != "" {
-			tag += ` jsonschema:"description=` + strings.NewReplacer(`,`, `\,`, `"`, `'`).Replace(p.description) + `"`
+			// jsonschema_description is taken whole: no comma escaping.
+			tag += ` jsonschema_description:` + strconv.Quote(p.description)
 		}
 		fields[i] = reflect.StructField{Name: "P" + strconv.Itoa(i), Type: ft.In(pi), Tag: reflect.StructTag(tag)}
 	}

@@ -55,6 +55,16 @@ type (
 	deepOptions   struct{ Inner deepInner }
 	deepInner     struct{ Callback chan string }
 	mapKeyArgs    struct{ M map[float64]string }
+	selfList      []selfList
+	selfMap       map[string]selfMap
+	recursiveList struct{ Expr selfList }
+	recursiveMap  struct {
+		Env struct{ Vars selfMap }
+	}
+	uintptrArgs struct{ Addr uintptr }
+	dashArgs    struct {
+		Dash int `json:"-,"`
+	}
 	structArgs1   struct{ A string }
 	structArgs2   struct{ B string }
 	badSignatures struct {
@@ -148,6 +158,10 @@ func TestRegistrationErrors(t *testing.T) {
 		{"unsafe.Pointer parameter", funcTool[pointerArgs](), toolcall.ErrUnsupportedType, []string{"parameter P", "unsafe.Pointer"}, "P"},
 		{"non-empty interface parameter", funcTool[ifaceArgs](), toolcall.ErrUnsupportedType, []string{"parameter R", "non-empty interface"}, "R"},
 		{"map with non-string keys", funcTool[mapKeyArgs](), toolcall.ErrUnsupportedType, []string{"parameter M", "map key type float64"}, "M"},
+		{"recursive slice type", funcTool[recursiveList](), toolcall.ErrUnsupportedType, []string{"parameter Expr[]", "recursive type toolcall_test.selfList", "through a struct"}, "Expr[]"},
+		{"recursive map type nested", funcTool[recursiveMap](), toolcall.ErrUnsupportedType, []string{"parameter Env.Vars{}", "recursive type toolcall_test.selfMap"}, "Env.Vars{}"},
+		{"uintptr parameter", funcTool[uintptrArgs](), toolcall.ErrUnsupportedType, []string{"parameter Addr", "uintptr", "use uint64"}, "Addr"},
+		{"field named - by its json tag", funcTool[dashArgs](), toolcall.ErrUnsupportedType, []string{"parameter Dash", `JSON name "-"`}, "Dash"},
 		{"arguments not a struct", funcTool[int](), toolcall.ErrUnsupportedType, []string{"arguments must be a struct, got int"}, ""},
 		{"two struct parameters", methodTool(badSignatures{}, "TwoStructs"), toolcall.ErrUnsupportedSignature, []string{"badSignatures.TwoStructs", "2 struct parameters", "accepted:"}, ""},
 		{"two struct parameters by tags", from(onlyOne{}), toolcall.ErrUnsupportedSignature, []string{"onlyOne.TwoStructs", "2 struct parameters"}, ""},

@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"net"
 	"reflect"
 	"slices"
 	"strings"
@@ -114,6 +115,7 @@ var (
 	schemaerType        = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
 	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	ipType              = reflect.TypeFor[net.IP]()
 )
 
 func buildSchema(t reflect.Type) (ts *typeSchema) {
@@ -143,8 +145,17 @@ func buildSchema(t reflect.Type) (ts *typeSchema) {
 	r := &jsonschema.Reflector{
 		Anonymous: true,
 		Mapper: func(t reflect.Type) *jsonschema.Schema {
-			if t == durationType {
+			switch {
+			case t == durationType:
 				return &jsonschema.Schema{Type: "string", Pattern: durationPattern}
+			case t == root || t == timeType || t == rawMessageType || t == ipType ||
+				t.Implements(schemaerType) || reflect.PointerTo(t).Implements(schemaerType):
+				return nil
+			case t.Implements(jsonUnmarshalerType) || reflect.PointerTo(t).Implements(jsonUnmarshalerType):
+				return &jsonschema.Schema{} // its own JSON form, which a schema cannot know (T3)
+			case t.Kind() != reflect.String &&
+				(t.Implements(textUnmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType)):
+				return &jsonschema.Schema{Type: "string"} // encoding/json reads it from a string
 			}
 			return nil
 		},
@@ -194,7 +205,7 @@ func shapeRoot(s *jsonnode.Object, recursive map[string]bool) *jsonnode.Object {
 		switch v := v.(type) {
 		case *jsonnode.Object:
 			if ref, ok := v.Get("$ref"); ok {
-				name := defName(ref.(string))
+				name := defName(fmt.Sprint(ref))
 				if def, ok := defs[name]; ok && !recursive[name] {
 					body := inline(jsonnode.Clone(def)).(*jsonnode.Object)
 					for _, m := range v.Members {
@@ -210,14 +221,7 @@ func shapeRoot(s *jsonnode.Object, recursive map[string]bool) *jsonnode.Object {
 				}
 				return v
 			}
-			for i := range v.Members {
-				v.Members[i].Value = inline(v.Members[i].Value)
-			}
-			return v
-		case []any:
-			for i := range v {
-				v[i] = inline(v[i])
-			}
+			subschemas(v, inline)
 		}
 		return v
 	}
@@ -255,6 +259,11 @@ var keyOrder = []string{"type", "description", "enum", "properties", "required",
 // some providers reject, with their object forms.
 func tidy(v any) any {
 	switch v := v.(type) {
+	case bool:
+		if v {
+			return &jsonnode.Object{}
+		}
+		return notSchema()
 	case *jsonnode.Object:
 		sorted := make([]jsonnode.Member, 0, len(v.Members))
 		for _, k := range keyOrder {
@@ -267,46 +276,56 @@ func tidy(v any) any {
 				sorted = append(sorted, m)
 			}
 		}
-		for i := range sorted {
-			child := sorted[i].Value
-			if b, ok := child.(bool); ok && isSchemaSlot(sorted[i].Key) {
-				if b {
-					child = &jsonnode.Object{}
-				} else {
-					child = notSchema()
-				}
-			}
-			if sorted[i].Key == "properties" || sorted[i].Key == "$defs" {
-				if o, ok := child.(*jsonnode.Object); ok {
-					for j := range o.Members {
-						if b, ok := o.Members[j].Value.(bool); ok {
-							if b {
-								o.Members[j].Value = &jsonnode.Object{}
-							} else {
-								o.Members[j].Value = notSchema()
-							}
-						}
-						o.Members[j].Value = tidy(o.Members[j].Value)
-					}
-					continue
-				}
-			}
-			sorted[i].Value = tidy(child)
-		}
 		v.Members = sorted
-		return v
-	case []any:
-		for i := range v {
-			v[i] = tidy(v[i])
-		}
+		subschemas(v, tidy)
 	}
 	return v
 }
 
-// isSchemaSlot reports whether a keyword's value is a schema, where a
-// boolean means "anything" or "nothing".
-func isSchemaSlot(key string) bool {
-	return key == "items" || key == "additionalItems" || key == "contains" || key == "not"
+// subschemas replaces each subschema of s with f of it: the values of
+// properties, $defs and patternProperties, the schemas of items,
+// additionalProperties, not and the like, and the members of anyOf, allOf,
+// oneOf and prefixItems. The values of other keywords (enum, default,
+// examples, required...) are data, and a property may be named like a
+// keyword, so walking the tree blindly would misread both.
+func subschemas(s *jsonnode.Object, f func(any) any) {
+	for i := range s.Members {
+		m := &s.Members[i]
+		switch m.Key {
+		case "properties", "$defs", "definitions", "patternProperties", "dependentSchemas":
+			if o, ok := m.Value.(*jsonnode.Object); ok {
+				for j := range o.Members {
+					o.Members[j].Value = f(o.Members[j].Value)
+				}
+			}
+		case "items", "additionalItems", "additionalProperties", "contains", "not", "if", "then", "else",
+			"propertyNames", "unevaluatedItems", "unevaluatedProperties",
+			"anyOf", "allOf", "oneOf", "prefixItems":
+			if a, ok := m.Value.([]any); ok {
+				for j := range a {
+					a[j] = f(a[j])
+				}
+			} else if m.Key != "additionalProperties" || !isBool(m.Value) {
+				m.Value = f(m.Value)
+			}
+		}
+	}
+}
+
+func getObject(s *jsonnode.Object, key string) (*jsonnode.Object, bool) {
+	v, _ := s.Get(key)
+	o, ok := v.(*jsonnode.Object)
+	return o, ok
+}
+
+func asList(v any) []any {
+	a, _ := v.([]any)
+	return a
+}
+
+func isBool(v any) bool {
+	_, ok := v.(bool)
+	return ok
 }
 
 func notSchema() *jsonnode.Object {
@@ -324,12 +343,11 @@ func strictVariant(s *jsonnode.Object) *jsonnode.Object {
 	visit = func(v any) {
 		switch v := v.(type) {
 		case *jsonnode.Object:
-			if p, ok := v.Get("properties"); ok {
-				props := p.(*jsonnode.Object)
+			if props, ok := getObject(v, "properties"); ok {
 				required := map[string]bool{}
 				if r, ok := v.Get("required"); ok {
-					for _, name := range r.([]any) {
-						required[name.(string)] = true
+					for _, name := range asList(r) {
+						required[fmt.Sprint(name)] = true
 					}
 				}
 				all := make([]any, 0, len(props.Members))
@@ -341,13 +359,7 @@ func strictVariant(s *jsonnode.Object) *jsonnode.Object {
 				}
 				v.Set("required", all)
 			}
-			for _, m := range v.Members {
-				visit(m.Value)
-			}
-		case []any:
-			for _, e := range v {
-				visit(e)
-			}
+			subschemas(v, func(x any) any { visit(x); return x })
 		}
 	}
 	visit(s)
@@ -392,6 +404,7 @@ func nullable(v any) any {
 type typeWalker struct {
 	names       map[string]reflect.Type // definition name -> type
 	edges       map[reflect.Type][]reflect.Type
+	active      map[reflect.Type]bool // named non-struct types being walked
 	hasDuration bool
 }
 
@@ -422,13 +435,34 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 	if t == timeType || t == rawMessageType || t.Implements(schemaerType) || reflect.PointerTo(t).Implements(schemaerType) {
 		return nil
 	}
-	custom := t.Implements(jsonUnmarshalerType) || reflect.PointerTo(t).Implements(jsonUnmarshalerType)
+	custom := t.Implements(jsonUnmarshalerType) || reflect.PointerTo(t).Implements(jsonUnmarshalerType) ||
+		t.Kind() != reflect.String && (t.Implements(textUnmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType))
+	if custom && t.Kind() != reflect.Struct {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		// Only a struct can hold itself in a schema ($defs); the generator
+		// would recurse forever on a type like []Self.
+		if t.Name() != "" {
+			if w.active[t] {
+				return w.unsupported(path, fmt.Sprintf("recursive type %s (a type can contain itself only through a struct)", t))
+			}
+			if w.active == nil {
+				w.active = map[reflect.Type]bool{}
+			}
+			w.active[t] = true
+			defer delete(w.active, t)
+		}
+	}
 	switch t.Kind() {
 	case reflect.Bool, reflect.String,
 		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
 		reflect.Float32, reflect.Float64:
 		return nil
+	case reflect.Uintptr:
+		return w.unsupported(path, fmt.Sprintf("%s (a memory address has no meaning to a model; use uint64)", t))
 	case reflect.Pointer, reflect.Slice, reflect.Array:
 		elemPath := path + "[]"
 		if t.Kind() == reflect.Pointer {
@@ -463,7 +497,7 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 		if custom {
 			return nil
 		}
-		for i := 0; i < t.NumField(); i++ {
+		for i := range t.NumField() {
 			f := t.Field(i)
 			if !f.IsExported() && !f.Anonymous {
 				continue
@@ -475,6 +509,10 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 			name, _, _ := strings.Cut(tag, ",")
 			if name == "" {
 				name = f.Name
+			}
+			if name == "-" {
+				return w.unsupported(strings.TrimPrefix(path+"."+f.Name, "."),
+					`JSON name "-" (tag json:"-,") cannot be expressed in the schema; choose another name`)
 			}
 			fp := name
 			if f.Anonymous && tag == "" {

@@ -334,8 +334,18 @@ func (m *SchemaMoney) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// SchemaRGB is read from text ("#ff8800"), as encoding/json does for a
+// TextUnmarshaler, so its schema is a string.
+type SchemaRGB struct{ R, G, B uint8 }
+
+func (c *SchemaRGB) UnmarshalText(b []byte) error {
+	_, err := fmt.Sscanf(string(b), "#%02x%02x%02x", &c.R, &c.G, &c.B)
+	return err
+}
+
 type schemaUnmarshaler struct {
-	Price SchemaMoney `json:"price"`
+	Price SchemaMoney `json:"price" jsonschema:"description=an amount like 12.50 EUR"`
+	Color SchemaRGB   `json:"color,omitempty"`
 }
 
 // TreeNode refers to itself: it is the one kind of type kept in $defs.
@@ -371,7 +381,6 @@ type schemaJSONTags struct {
 	Renamed  string `json:"renamed_field"`
 	NoTag    string
 	Skipped  string `json:"-"`
-	Dash     string `json:"-,"`
 	hidden   string //nolint:unused // unexported fields are not parameters
 	AsString int    `json:"as_string,string"`
 	OnlyOpts string `json:",omitempty"`
@@ -389,6 +398,16 @@ type schemaKeywords struct {
 	Format               string            `json:"format"`
 	AdditionalProperties map[string]string `json:"additionalProperties,omitempty"`
 	Defs                 string            `json:"$defs,omitempty"`
+	Properties           []string          `json:"properties,omitempty"`
+	Ref                  *schemaRefNamed   `json:"$ref,omitempty"`
+	AnyOf                int               `json:"anyOf"`
+}
+
+// schemaRefNamed is nested under a property named "$ref" and has its own
+// "properties" and "required" fields.
+type schemaRefNamed struct {
+	Properties map[string]int `json:"properties"`
+	Required   []string       `json:"required,omitempty"`
 }
 
 // schemaBooking is the argument of a function tool (T6).
@@ -419,7 +438,7 @@ func (SchemaUnits) Convert(_ context.Context, value float64, from, to string, _ 
 
 func (SchemaUnits) Units() []string { return []string{"m", "ft"} }
 
-var convertParams = []string{"value: the quantity to convert", "from: unit of value", "to: target unit", "precision?: decimal places, default 2"}
+var convertParams = []string{"value: the quantity to convert", "from: unit of value", `to: target unit, e.g. "ft"`, "precision?: decimal places, default 2"}
 
 // plainSchema and strictSchema return the schemas of T.
 func plainSchema[T any]() func() (json.RawMessage, error) {
@@ -867,4 +886,25 @@ func walkSchema(t *testing.T, path string, s map[string]any, strict bool) {
 			}
 		}
 	}
+}
+
+// TestCustomTypesDecode calls tools whose arguments have their own JSON
+// forms: the schema must let through what their decoders accept.
+func TestCustomTypesDecode(t *testing.T) {
+	t.Parallel()
+	unmarshal, err := toolcall.NewFunc("price", "d", func(_ context.Context, a schemaUnmarshaler) (string, error) {
+		return fmt.Sprintf("%d %s #%02x%02x%02x", a.Price.cents, a.Price.currency, a.Color.R, a.Color.G, a.Color.B), nil
+	})
+	require.NoError(t, err)
+	got, err := unmarshal.Call(context.Background(), json.RawMessage(`{"price":"12.50 EUR","color":"#ff8800"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "1250 EUR #ff8800", got)
+	_, err = unmarshal.Call(context.Background(), json.RawMessage(`{"price":"12.50 EUR","color":7}`))
+	assert.ErrorContains(t, err, "color: expected string, got number")
+
+	tags, err := toolcall.NewFunc("tags", "d", func(_ context.Context, a schemaJSONTags) (int, error) { return a.AsString, nil })
+	require.NoError(t, err)
+	got, err = tags.Call(context.Background(), json.RawMessage(`{"renamed_field":"a","NoTag":"b","as_string":"5"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "5", got)
 }
