@@ -93,9 +93,9 @@ func (p *Prompt) Messages(msgs ...Message) *Prompt {
 	return p
 }
 
-// Tools offers tools for this call: [Tool] values or objects with [Method]
-// fields. Tools and ToolNames given to a prompt replace the client's
-// default tools and names.
+// Tools offers tools for this call: [Tool] values, []Tool slices, or
+// objects with [Method] fields. Tools and ToolNames given to a prompt
+// replace the client's default tools and names.
 func (p *Prompt) Tools(tools ...any) *Prompt {
 	p.tools = append(p.tools, tools...)
 	p.toolsSet = true

@@ -820,3 +820,19 @@ func TestClientAsModel(t *testing.T) {
 	msgs := model.Requests()[1].Messages
 	assert.Equal(t, `{"id":3,"name":"Ada","tenant":"acme"}`, msgs[2].Content)
 }
+
+func TestToolErrorText(t *testing.T) {
+	for _, tc := range []struct {
+		te   toolcall.ToolError
+		want string
+	}{
+		{toolcall.ToolError{Name: "pay", Err: errors.New("card declined")}, "card declined"},
+		{toolcall.ToolError{Name: "pay", Err: errors.New("  ")}, "tool pay failed"},
+		{toolcall.ToolError{Name: "pay"}, "tool pay failed"},
+		{toolcall.ToolError{Name: "pay", Err: fmt.Errorf("service down: %w", toolcall.ErrFatal)}, "service down"},
+		{toolcall.ToolError{Name: "pay", Err: toolcall.ErrFatal}, "tool pay failed"},
+		{toolcall.ToolError{Name: "pay", Panic: "boom", Err: errors.New("panic: boom")}, "tool pay failed: internal error"},
+	} {
+		require.Equal(t, tc.want, toolcall.ToolErrorText(&tc.te))
+	}
+}

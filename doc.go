@@ -39,7 +39,12 @@
 // it, and omitempty or omitzero makes it optional; every other field is
 // required. Descriptions and constraints use github.com/invopop/jsonschema's
 // jsonschema tag (description, enum, minimum, maximum, pattern, format,
-// default, examples...).
+// default, examples...). That tag splits on commas: write a comma inside a
+// value as \\, in the Go source (`jsonschema:"description=a\\, b"`), or
+// give the description whole in a jsonschema_description tag. A type
+// with a JSONSchema() method supplies its own schema; a type with its own
+// UnmarshalJSON and no JSONSchema() is free-form ({}), and a type read from
+// text (encoding.TextUnmarshaler) is a string.
 //
 // # Schemas
 //

@@ -328,7 +328,8 @@ func DefaultToolErrorHandler(ctx context.Context, te *ToolError) (string, error)
 }
 
 // ToolErrorText is the text the model gets for a failed call: the cause's
-// message, or "tool NAME failed" when it is blank.
+// message without the [ErrFatal] marker, or "tool NAME failed" when it is
+// blank.
 func ToolErrorText(te *ToolError) string {
 	if te.Panic != nil {
 		return fmt.Sprintf("tool %s failed: internal error", te.Name)
@@ -336,6 +337,9 @@ func ToolErrorText(te *ToolError) string {
 	var msg string
 	if te.Err != nil {
 		msg = strings.TrimSpace(te.Err.Error())
+		if errors.Is(te.Err, ErrFatal) { // the marker is for the caller, not the model
+			msg = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(msg, ErrFatal.Error())), ":")
+		}
 	}
 	if msg == "" {
 		return fmt.Sprintf("tool %s failed", te.Name)

@@ -220,8 +220,8 @@ func WithMaxIterations(n int) Option {
 	})
 }
 
-// WithTools sets a client's default tools: [Tool] values, or objects with
-// [Method] fields. Tools given to a prompt replace them.
+// WithTools sets a client's default tools: [Tool] values, []Tool slices,
+// or objects with [Method] fields. Tools given to a prompt replace them.
 func WithTools(tools ...any) Option {
 	return optionFunc(func(c *config) { c.tools = append([]any(nil), tools...) })
 }

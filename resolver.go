@@ -57,9 +57,9 @@ type Registry struct {
 	tools map[string]Tool
 }
 
-// Register adds tools: [Tool] values or objects with [Method] fields. A
-// name already registered is an error wrapping [ErrDuplicateTool], and
-// nothing is added.
+// Register adds tools: [Tool] values, []Tool slices, or objects with
+// [Method] fields. A name already registered is an error wrapping
+// [ErrDuplicateTool], and nothing is added.
 func (r *Registry) Register(tools ...any) error {
 	ts, err := collectTools(tools)
 	if err != nil {
