@@ -64,6 +64,23 @@ func BenchmarkInvoke(b *testing.B) {
 			}
 		}
 	})
+	b.Run("toolcall-validated", func(b *testing.B) {
+		// The whole path of one call through the Manager: lookup among the
+		// offered tools, validation, decode, call, convert, error policy
+		// and the new history.
+		m := NewManager()
+		tools := []Tool{tool}
+		req := &Request{Messages: []Message{UserMessage("weather?")}}
+		resp := &ModelResponse{Message: Message{Role: RoleAssistant,
+			ToolCalls: []ToolCall{{ID: "call_1", Name: "weather", Arguments: benchInput}}}}
+		b.ReportAllocs()
+		for b.Loop() {
+			ex, err := m.Execute(ctx, tools, req, resp)
+			if err != nil || ex.Executions[0].IsError || len(ex.Executions[0].Result) != len(want) {
+				b.Fatal(err, ex.Executions)
+			}
+		}
+	})
 	b.Run("handwritten", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -103,5 +120,55 @@ func BenchmarkDefine(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+}
+
+// loopModel answers a tool call to every request that does not end with a
+// tool result, and text to every one that does: a round costs the loop, not
+// the model.
+type loopModel struct{ call, text *ModelResponse }
+
+func (m loopModel) Chat(_ context.Context, req *Request) (*ModelResponse, error) {
+	if req.Messages[len(req.Messages)-1].Role == RoleTool {
+		return m.text, nil
+	}
+	return m.call, nil
+}
+
+// BenchmarkLoop is one Call of two rounds (a tool call, then the answer) on
+// a model that costs nothing and a tool that costs almost nothing: the
+// loop's own overhead. "hooks" sets every hook to a no-op; its allocations
+// beyond "nohooks" are what hooks cost.
+func BenchmarkLoop(b *testing.B) {
+	ctx := context.Background()
+	add := MustFunc("add", "Add two numbers", func(_ context.Context, in struct {
+		A int `json:"a"`
+		B int `json:"b"`
+	}) (int, error) {
+		return in.A + in.B, nil
+	})
+	model := loopModel{
+		call: &ModelResponse{Message: Message{Role: RoleAssistant,
+			ToolCalls: []ToolCall{{ID: "call_1", Name: "add", Arguments: json.RawMessage(`{"a":1,"b":2}`)}}}},
+		text: &ModelResponse{Message: AssistantMessage("3")},
+	}
+	run := func(b *testing.B, c *Client) {
+		b.ReportAllocs()
+		for b.Loop() {
+			resp, err := c.Prompt("1+2?").Call(ctx)
+			if err != nil || resp.Content() != "3" || resp.Rounds != 2 {
+				b.Fatal(err, resp)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/round")
+	}
+	b.Run("nohooks", func(b *testing.B) { run(b, NewClient(model, WithTools(add))) })
+	b.Run("hooks", func(b *testing.B) {
+		run(b, NewClient(model, WithTools(add), WithHooks(Hooks{
+			BeforeModel: func(context.Context, *Request) {},
+			AfterModel:  func(context.Context, ModelCall) {},
+			BeforeTool:  func(context.Context, ToolCall) {},
+			AfterTool:   func(context.Context, ToolExecution) {},
+		})))
 	})
 }

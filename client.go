@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // A Client runs prompts against a [ChatModel] and the tool-calling loop
@@ -303,9 +304,14 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 		if hooks.BeforeModel != nil {
 			hooks.BeforeModel(ctx, req)
 		}
+		start := time.Now()
 		mr, err := chat(ctx, req)
 		if hooks.AfterModel != nil {
-			hooks.AfterModel(ctx, req, mr, err)
+			mc := ModelCall{Round: round, Request: req, Err: err, Duration: time.Since(start)}
+			if err == nil {
+				mc.Response = mr
+			}
+			hooks.AfterModel(ctx, mc)
 		}
 		if err == nil && mr == nil {
 			err = fmt.Errorf("%w: model returned no response", ErrBadResponse)

@@ -677,15 +677,42 @@ func TestHooks(t *testing.T) {
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)), tt.Text("3"))
 	client := toolcall.NewClient(model, toolcall.WithHooks(toolcall.Hooks{
 		BeforeModel: func(ctx context.Context, req *toolcall.Request) { rec(fmt.Sprint("model ", len(req.Messages))) },
-		AfterModel: func(ctx context.Context, req *toolcall.Request, resp *toolcall.ModelResponse, err error) {
-			rec(fmt.Sprint("model done ", resp.HasToolCalls(), err))
+		AfterModel: func(ctx context.Context, mc toolcall.ModelCall) {
+			rec(fmt.Sprint("model done round ", mc.Round, " messages ", len(mc.Request.Messages), " calls ", mc.Response.HasToolCalls(), " ", mc.Err, " timed ", mc.Duration > 0))
 		},
-		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) { rec("tool " + call.Name) },
-		AfterTool:  func(ctx context.Context, e toolcall.ToolExecution) { rec("tool done " + e.Result) },
+		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) {
+			rec("tool " + call.Name + " " + string(call.Arguments))
+		},
+		AfterTool: func(ctx context.Context, e toolcall.ToolExecution) {
+			rec(fmt.Sprint("tool done ", e.Call.Name, " ", string(e.Call.Arguments), " -> ", e.Result, " ", e.IsError, " ", e.Err, " timed ", e.Duration > 0))
+		},
 	}))
 	_, err := client.Prompt("go").Tools(Calculator{}).Call(context.Background())
 	require.NoError(t, err)
-	assert.Equal(t, []string{"model 1", "model done true <nil>", "tool Sum", "tool done 3", "model 3", "model done false <nil>"}, events)
+	assert.Equal(t, []string{
+		"model 1", "model done round 1 messages 1 calls true <nil> timed true",
+		`tool Sum {"a":1,"b":2}`, `tool done Sum {"a":1,"b":2} -> 3 false <nil> timed true`,
+		"model 3", "model done round 2 messages 3 calls false <nil> timed true",
+	}, events)
+
+	// Failures reach the hooks too: the model's error, and a tool's.
+	events = nil
+	failing := toolcall.NewClient(tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":"x","b":2}`)), tt.Fail(errors.New("overloaded"))),
+		toolcall.WithHooks(toolcall.Hooks{
+			AfterModel: func(ctx context.Context, mc toolcall.ModelCall) {
+				rec(fmt.Sprint("model done round ", mc.Round, " nil response ", mc.Response == nil, " ", mc.Err))
+			},
+			AfterTool: func(ctx context.Context, e toolcall.ToolExecution) {
+				rec(fmt.Sprint("tool done ", e.Result, " ", e.IsError))
+			},
+		}))
+	_, err = failing.Prompt("go").Tools(Calculator{}).Call(context.Background())
+	require.ErrorContains(t, err, "overloaded")
+	assert.Equal(t, []string{
+		"model done round 1 nil response false <nil>",
+		`tool done invalid arguments for tool "Sum": a: expected number, got string true`,
+		"model done round 2 nil response true overloaded",
+	}, events)
 }
 
 func TestConcurrentClient(t *testing.T) {

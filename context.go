@@ -85,6 +85,31 @@ type callState struct {
 	returnDirect atomic.Bool
 }
 
+// callCtx is the context a tool runs in: the caller's, plus the call's
+// state and the settings a tool reads, in one allocation.
+type callCtx struct {
+	context.Context
+	state        callState
+	converter    ResultConverter
+	noValidation bool
+}
+
+// Value answers the call's keys and defers the rest to the caller's
+// context, which keeps cancellation propagating without a goroutine.
+func (c *callCtx) Value(key any) any {
+	if k, ok := key.(ctxKey); ok {
+		switch {
+		case k == callStateKey:
+			return &c.state
+		case k == converterKey && c.converter != nil:
+			return c.converter
+		case k == noValidationKey && c.noValidation:
+			return true
+		}
+	}
+	return c.Context.Value(key)
+}
+
 // ContextWithToolContext returns ctx carrying tc. A [Client] does this
 // itself; pass such a ctx to [Manager.Execute] when you drive the loop, or
 // when you call a tool directly.

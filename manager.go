@@ -133,61 +133,17 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 	hist = append(hist, history...)
 	hist = append(hist, resp.Message)
 	ex := &Execution{Executions: make([]ToolExecution, len(calls))}
-	// The first abort in time wins: the calls it cancels may fail after it,
-	// with errors that only echo the cancellation.
-	var (
-		mu    sync.Mutex
-		abort error
-	)
-	run := func(ctx context.Context, i int) bool {
-		var err error
-		ex.Executions[i], err = m.executeOne(ctx, cfg, tools, calls[i], hist, round)
-		if err == nil {
-			return false
-		}
-		mu.Lock()
-		if abort == nil {
-			abort = err
-		}
-		mu.Unlock()
-		return true
-	}
-	switch {
-	case len(calls) == 1 || cfg.concurrency == 1:
-		aborted := false
-		for i := range calls {
-			if aborted || ctx.Err() != nil {
-				ex.Executions[i] = notRun(calls[i], round)
+	var abort error
+	if len(calls) == 1 || cfg.concurrency == 1 {
+		for i, call := range calls {
+			if abort != nil || ctx.Err() != nil {
+				ex.Executions[i] = notRun(call, round)
 				continue
 			}
-			aborted = run(ctx, i)
+			ex.Executions[i], abort = m.executeOne(ctx, cfg, tools, call, hist, round)
 		}
-	default:
-		runCtx, cancel := context.WithCancel(ctx)
-		sem := make(chan struct{}, cfg.concurrency)
-		var wg sync.WaitGroup
-		for i := range calls {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				select {
-				case sem <- struct{}{}:
-				case <-runCtx.Done():
-					ex.Executions[i] = notRun(calls[i], round)
-					return
-				}
-				defer func() { <-sem }()
-				if runCtx.Err() != nil {
-					ex.Executions[i] = notRun(calls[i], round)
-					return
-				}
-				if run(runCtx, i) {
-					cancel() // an abort stops the calls still running
-				}
-			}()
-		}
-		wg.Wait()
-		cancel()
+	} else {
+		abort = m.executeConcurrently(ctx, cfg, tools, calls, hist, round, ex.Executions)
 	}
 
 	direct := len(calls) > 0
@@ -205,6 +161,49 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 		return ex, err
 	}
 	return ex, abort
+}
+
+// executeConcurrently runs calls on their own goroutines, at most
+// cfg.concurrency at once, filling execs in call order. The first abort in
+// time wins: the calls it cancels may fail after it, with errors that only
+// echo the cancellation.
+func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, tools []Tool, calls []ToolCall, hist []Message, round int, execs []ToolExecution) error {
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu    sync.Mutex
+		abort error
+		wg    sync.WaitGroup
+	)
+	sem := make(chan struct{}, cfg.concurrency)
+	for i, call := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-runCtx.Done():
+				execs[i] = notRun(call, round)
+				return
+			}
+			defer func() { <-sem }()
+			if runCtx.Err() != nil {
+				execs[i] = notRun(call, round)
+				return
+			}
+			var err error
+			if execs[i], err = m.executeOne(runCtx, cfg, tools, call, hist, round); err != nil {
+				mu.Lock()
+				if abort == nil {
+					abort = err
+				}
+				mu.Unlock()
+				cancel() // an abort stops the calls still running
+			}
+		}()
+	}
+	wg.Wait()
+	return abort
 }
 
 // notRun is the record of a call skipped because the call was aborted.
@@ -261,17 +260,9 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 		}
 	}
 
-	state := &callState{info: CallInfo{ID: call.ID, Name: def.Name, Round: round, History: hist}}
-	tctx := context.WithValue(ctx, callStateKey, state)
-	if _, ok := ctx.Value(toolContextKey).(ToolContext); !ok {
-		tctx = context.WithValue(tctx, toolContextKey, ToolContext{})
-	}
-	if cfg.converter != nil {
-		tctx = context.WithValue(tctx, converterKey, cfg.converter)
-	}
-	if cfg.noValidation {
-		tctx = context.WithValue(tctx, noValidationKey, true)
-	}
+	cc := &callCtx{Context: ctx, converter: cfg.converter, noValidation: cfg.noValidation}
+	cc.state.info = CallInfo{ID: call.ID, Name: def.Name, Round: round, History: hist}
+	var tctx context.Context = cc
 	if cfg.toolTimeout > 0 {
 		var cancel context.CancelFunc
 		tctx, cancel = context.WithTimeout(tctx, cfg.toolTimeout)
@@ -283,7 +274,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 			result = truncate(result, cfg.maxResultBytes)
 		}
 		e.Result = result
-		e.ReturnDirect = tool.Metadata().ReturnDirect || state.returnDirect.Load()
+		e.ReturnDirect = tool.Metadata().ReturnDirect || cc.state.returnDirect.Load()
 		return finish(nil)
 	}
 	te, ok := err.(*ToolError)

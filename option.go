@@ -134,9 +134,18 @@ const (
 // hooks run on the goroutine of their call) and must not block for long.
 type Hooks struct {
 	BeforeModel func(ctx context.Context, req *Request)
-	AfterModel  func(ctx context.Context, req *Request, resp *ModelResponse, err error)
+	AfterModel  func(ctx context.Context, mc ModelCall)
 	BeforeTool  func(ctx context.Context, call ToolCall)
 	AfterTool   func(ctx context.Context, exec ToolExecution)
+}
+
+// A ModelCall is one model round trip, as [Hooks].AfterModel sees it.
+type ModelCall struct {
+	Round    int // from 1
+	Request  *Request
+	Response *ModelResponse // nil when Err is set
+	Err      error
+	Duration time.Duration
 }
 
 // WithConcurrency bounds how many tool calls of one response run at once.
