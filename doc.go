@@ -54,6 +54,14 @@
 // reflected once and cached. [WithStrict] and [WithStrictTools] select the
 // strict variant for OpenAI's structured outputs.
 //
+// A type may contain itself only through a struct (a field, a slice or map
+// of it, a pointer to it); a named slice or map that contains itself is an
+// error. When the argument type itself is recursive, the root schema is
+// inlined and repeated once under $defs for the references. The strict
+// variant keeps a map's schema (additionalProperties with the value schema),
+// which OpenAI's strict mode rejects: use a slice of key/value structs for
+// strict tools. A field tagged json:"-," (named "-") is an error.
+//
 // # Executing calls
 //
 // Arguments that are empty, blank or null mean {}. Before a tool runs, its
