@@ -118,7 +118,7 @@ func toolsFrom(obj any) ([]Tool, error) {
 	}
 	if len(tools) == 0 {
 		return nil, &DefinitionError{Type: typeName,
-			Err: fmt.Errorf("%w: %s declares no tools; add a field `_ toolcall.Method `tool:\"MethodName\" description:\"...\"``", ErrNoTools, typeName)}
+			Err: fmt.Errorf("%w: no field _ toolcall.Method `tool:\"MethodName\" description:\"...\"` opts a method in", ErrNoTools)}
 	}
 	return tools, nil
 }

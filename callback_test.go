@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -65,6 +66,23 @@ type (
 	dashArgs    struct {
 		Dash int `json:"-,"`
 	}
+	deepFunc struct {
+		Options struct{ Inner struct{ F func() } }
+	}
+	deepComplex struct {
+		Options struct{ Inner struct{ C complex64 } }
+	}
+	deepPointer struct {
+		Options struct{ Inner struct{ P unsafe.Pointer } }
+	}
+	deepIface struct {
+		Options struct {
+			Inner struct{ S interface{ String() string } }
+		}
+	}
+	deepMapKey struct {
+		Options struct{ Inner struct{ M map[bool]string } }
+	}
 	structArgs1   struct{ A string }
 	structArgs2   struct{ B string }
 	badSignatures struct {
@@ -76,8 +94,29 @@ type (
 		_ toolcall.Method `tool:"Deep"`
 		_ toolcall.Method `tool:"WrongCount" params:"a,b,c"`
 		_ toolcall.Method `tool:"CtxLast"`
+		_ toolcall.Method `tool:"Func"`
+		_ toolcall.Method `tool:"Complex"`
+		_ toolcall.Method `tool:"Pointer"`
+		_ toolcall.Method `tool:"Iface"`
+		_ toolcall.Method `tool:"MapKey"`
+		_ toolcall.Method `tool:"DeepFunc"`
+		_ toolcall.Method `tool:"DeepComplex"`
+		_ toolcall.Method `tool:"DeepPointer"`
+		_ toolcall.Method `tool:"DeepIface"`
+		_ toolcall.Method `tool:"DeepMapKey"`
 	}
 )
+
+func (badSignatures) Func(in funcArgs) error           { return nil }
+func (badSignatures) Complex(in complexArgs) error     { return nil }
+func (badSignatures) Pointer(in pointerArgs) error     { return nil }
+func (badSignatures) Iface(in ifaceArgs) error         { return nil }
+func (badSignatures) MapKey(in mapKeyArgs) error       { return nil }
+func (badSignatures) DeepFunc(in deepFunc) error       { return nil }
+func (badSignatures) DeepComplex(in deepComplex) error { return nil }
+func (badSignatures) DeepPointer(in deepPointer) error { return nil }
+func (badSignatures) DeepIface(in deepIface) error     { return nil }
+func (badSignatures) DeepMapKey(in deepMapKey) error   { return nil }
 
 func (badSignatures) TwoStructs(a structArgs1, b structArgs2) error     { return nil }
 func (badSignatures) ErrorFirst() (error, string)                       { return nil, "" }
@@ -138,50 +177,60 @@ func TestRegistrationErrors(t *testing.T) {
 		name    string
 		define  func() error
 		wantErr error
-		want    []string // substrings of the message: type, method, path, rule
+		msg     string // names the type and method (or tool), the parameter path and the rule
 		path    string
 	}{
-		{"no tagged method", from(noTags{}), toolcall.ErrNoTools, []string{"toolcall_test.noTags", "declares no tools"}, ""},
-		{"not a struct", from(42), toolcall.ErrNoTools, []string{"int"}, ""},
-		{"nil object", from(nil), toolcall.ErrNoTools, []string{"nil"}, ""},
-		{"tag names a missing method", from(missingMethod{}), toolcall.ErrInvalidTool, []string{"toolcall_test.missingMethod.Absent", "has no method Absent"}, ""},
-		{"unexported method", from(unexportedMethod{}), toolcall.ErrInvalidTool, []string{"unexportedMethod.hidden", "unexported"}, ""},
-		{"duplicate tool names in one type", from(dupNames{}), toolcall.ErrDuplicateTool, []string{"dupNames", `"same"`}, ""},
-		{"duplicate tool names across objects", from(Calculator{}, Calculator{}), toolcall.ErrDuplicateTool, []string{"Calculator", `"Sum"`}, ""},
-		{"invalid name", from(badName{}), toolcall.ErrInvalidName, []string{"badName.A", `"get weather"`, "^[a-zA-Z0-9_-]{1,64}$"}, ""},
-		{"invalid func name", func() error { _, err := toolcall.NewFunc("", "d", currentWeather); return err }, toolcall.ErrInvalidName, []string{"empty"}, ""},
-		{"name too long", func() error { _, err := toolcall.NewFunc(strings.Repeat("a", 65), "d", currentWeather); return err }, toolcall.ErrInvalidName, []string{"65 bytes", "limit is 64"}, ""},
-		{"chan parameter", methodTool(badSignatures{}, "Chan"), toolcall.ErrUnsupportedType, []string{"badSignatures.Chan", "parameter C", "chan int"}, "C"},
-		{"chan nested two levels", methodTool(badSignatures{}, "Deep"), toolcall.ErrUnsupportedType, []string{"badSignatures.Deep", "Options.Inner.Callback", "chan string"}, "Options.Inner.Callback"},
-		{"func parameter", funcTool[funcArgs](), toolcall.ErrUnsupportedType, []string{`tool "f"`, "parameter F", "func()"}, "F"},
-		{"complex parameter", funcTool[complexArgs](), toolcall.ErrUnsupportedType, []string{"parameter C", "complex128"}, "C"},
-		{"unsafe.Pointer parameter", funcTool[pointerArgs](), toolcall.ErrUnsupportedType, []string{"parameter P", "unsafe.Pointer"}, "P"},
-		{"non-empty interface parameter", funcTool[ifaceArgs](), toolcall.ErrUnsupportedType, []string{"parameter R", "non-empty interface"}, "R"},
-		{"map with non-string keys", funcTool[mapKeyArgs](), toolcall.ErrUnsupportedType, []string{"parameter M", "map key type float64"}, "M"},
-		{"recursive slice type", funcTool[recursiveList](), toolcall.ErrUnsupportedType, []string{"parameter Expr[]", "recursive type toolcall_test.selfList", "through a struct"}, "Expr[]"},
-		{"recursive map type nested", funcTool[recursiveMap](), toolcall.ErrUnsupportedType, []string{"parameter Env.Vars{}", "recursive type toolcall_test.selfMap"}, "Env.Vars{}"},
-		{"uintptr parameter", funcTool[uintptrArgs](), toolcall.ErrUnsupportedType, []string{"parameter Addr", "uintptr", "use uint64"}, "Addr"},
-		{"field named - by its json tag", funcTool[dashArgs](), toolcall.ErrUnsupportedType, []string{"parameter Dash", `JSON name "-"`}, "Dash"},
-		{"arguments not a struct", funcTool[int](), toolcall.ErrUnsupportedType, []string{"arguments must be a struct, got int"}, ""},
-		{"two struct parameters", methodTool(badSignatures{}, "TwoStructs"), toolcall.ErrUnsupportedSignature, []string{"badSignatures.TwoStructs", "2 struct parameters", "accepted:"}, ""},
-		{"two struct parameters by tags", from(onlyOne{}), toolcall.ErrUnsupportedSignature, []string{"onlyOne.TwoStructs", "2 struct parameters"}, ""},
-		{"error not last", methodTool(badSignatures{}, "ErrorFirst"), toolcall.ErrUnsupportedSignature, []string{"ErrorFirst", "second result must be error"}, ""},
-		{"three results", methodTool(badSignatures{}, "ThreeResults"), toolcall.ErrUnsupportedSignature, []string{"ThreeResults", "3 results"}, ""},
-		{"positional parameters without names", methodTool(badSignatures{}, "Unnamed"), toolcall.ErrUnsupportedSignature, []string{"Unnamed", "2 parameters without names"}, ""},
-		{"wrong number of names", from(wrongCount{}), toolcall.ErrUnsupportedSignature, []string{"3 parameter names given for the 2 parameters"}, ""},
-		{"context not first", methodTool(badSignatures{}, "CtxLast"), toolcall.ErrUnsupportedSignature, []string{"context.Context is parameter 2"}, ""},
-		{"returnDirect not a boolean", from(badReturnDirect{}), toolcall.ErrInvalidTool, []string{"badReturnDirect.A", `returnDirect:"maybe"`}, ""},
-		{"pointer receiver on a value", from(ptrReceiver{}), toolcall.ErrInvalidTool, []string{"pointer receiver", "pass a *toolcall_test.ptrReceiver"}, ""},
-		{"converter missing", from(badConverter{}), toolcall.ErrInvalidTool, []string{`converter "Missing"`}, ""},
+		{"no tagged method", from(noTags{}), toolcall.ErrNoTools, "toolcall: toolcall_test.noTags: no tools: no field _ toolcall.Method `tool:\"MethodName\" description:\"...\"` opts a method in", ""},
+		{"not a struct", from(42), toolcall.ErrNoTools, `toolcall: int: no tools: int is not a struct with toolcall.Method fields`, ""},
+		{"nil object", from(nil), toolcall.ErrNoTools, `toolcall: no tools: nil object`, ""},
+		{"tag names a missing method", from(missingMethod{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.missingMethod.Absent: invalid tool: toolcall_test.missingMethod has no method Absent`, ""},
+		{"unexported method", from(unexportedMethod{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.unexportedMethod.hidden: invalid tool: method "hidden" is unexported; only exported methods can be tools`, ""},
+		{"duplicate tool names in one type", from(dupNames{}), toolcall.ErrDuplicateTool, `toolcall: toolcall_test.dupNames.same: duplicate tool name: "same" is declared by toolcall_test.dupNames and toolcall_test.dupNames`, ""},
+		{"duplicate tool names across objects", from(Calculator{}, Calculator{}), toolcall.ErrDuplicateTool, `toolcall: toolcall_test.Calculator.Sum: duplicate tool name: "Sum" is declared by toolcall_test.Calculator and toolcall_test.Calculator`, ""},
+		{"invalid name", from(badName{}), toolcall.ErrInvalidName, `toolcall: toolcall_test.badName.A: invalid tool name: "get weather" has ' ' at byte 3; names must match ^[a-zA-Z0-9_-]{1,64}$`, ""},
+		{"invalid func name", func() error { _, err := toolcall.NewFunc("", "d", currentWeather); return err }, toolcall.ErrInvalidName, `toolcall: invalid tool name: tool name is empty`, ""},
+		{"name too long", func() error { _, err := toolcall.NewFunc(strings.Repeat("a", 65), "d", currentWeather); return err }, toolcall.ErrInvalidName, `toolcall: tool "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": invalid tool name: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" is 65 bytes long, the limit is 64`, ""},
+		{"chan parameter", methodTool(badSignatures{}, "Chan"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Chan: parameter C: unsupported parameter type: chan int (kind chan has no JSON form)`, "C"},
+		{"chan nested two levels", methodTool(badSignatures{}, "Deep"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Deep: parameter Options.Inner.Callback: unsupported parameter type: chan string (kind chan has no JSON form)`, "Options.Inner.Callback"},
+		{"func parameter of a method", methodTool(badSignatures{}, "Func"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Func: parameter F: unsupported parameter type: func() (kind func has no JSON form)`, "F"},
+		{"complex parameter of a method", methodTool(badSignatures{}, "Complex"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Complex: parameter C: unsupported parameter type: complex128 (kind complex128 has no JSON form)`, "C"},
+		{"unsafe.Pointer parameter of a method", methodTool(badSignatures{}, "Pointer"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Pointer: parameter P: unsupported parameter type: unsafe.Pointer (kind unsafe.Pointer has no JSON form)`, "P"},
+		{"non-empty interface parameter of a method", methodTool(badSignatures{}, "Iface"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Iface: parameter R: unsupported parameter type: non-empty interface interface { Read([]uint8) (int, error) } (only any is free-form)`, "R"},
+		{"map with non-string keys in a method", methodTool(badSignatures{}, "MapKey"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.MapKey: parameter M: unsupported parameter type: map key type float64 (keys must be strings, integers or encoding.TextUnmarshalers)`, "M"},
+		{"func nested two levels", methodTool(badSignatures{}, "DeepFunc"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.DeepFunc: parameter Options.Inner.F: unsupported parameter type: func() (kind func has no JSON form)`, "Options.Inner.F"},
+		{"complex nested two levels", methodTool(badSignatures{}, "DeepComplex"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.DeepComplex: parameter Options.Inner.C: unsupported parameter type: complex64 (kind complex64 has no JSON form)`, "Options.Inner.C"},
+		{"unsafe.Pointer nested two levels", methodTool(badSignatures{}, "DeepPointer"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.DeepPointer: parameter Options.Inner.P: unsupported parameter type: unsafe.Pointer (kind unsafe.Pointer has no JSON form)`, "Options.Inner.P"},
+		{"non-empty interface nested two levels", methodTool(badSignatures{}, "DeepIface"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.DeepIface: parameter Options.Inner.S: unsupported parameter type: non-empty interface interface { String() string } (only any is free-form)`, "Options.Inner.S"},
+		{"map key nested two levels", methodTool(badSignatures{}, "DeepMapKey"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.DeepMapKey: parameter Options.Inner.M: unsupported parameter type: map key type bool (keys must be strings, integers or encoding.TextUnmarshalers)`, "Options.Inner.M"},
+		{"func parameter", funcTool[funcArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter F: unsupported parameter type: func() (kind func has no JSON form)`, "F"},
+		{"complex parameter", funcTool[complexArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter C: unsupported parameter type: complex128 (kind complex128 has no JSON form)`, "C"},
+		{"unsafe.Pointer parameter", funcTool[pointerArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter P: unsupported parameter type: unsafe.Pointer (kind unsafe.Pointer has no JSON form)`, "P"},
+		{"non-empty interface parameter", funcTool[ifaceArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter R: unsupported parameter type: non-empty interface interface { Read([]uint8) (int, error) } (only any is free-form)`, "R"},
+		{"map with non-string keys", funcTool[mapKeyArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter M: unsupported parameter type: map key type float64 (keys must be strings, integers or encoding.TextUnmarshalers)`, "M"},
+		{"recursive slice type", funcTool[recursiveList](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Expr[]: unsupported parameter type: recursive type toolcall_test.selfList (a type can contain itself only through a struct)`, "Expr[]"},
+		{"recursive map type nested", funcTool[recursiveMap](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Env.Vars{}: unsupported parameter type: recursive type toolcall_test.selfMap (a type can contain itself only through a struct)`, "Env.Vars{}"},
+		{"uintptr parameter", funcTool[uintptrArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Addr: unsupported parameter type: uintptr (a memory address has no meaning to a model; use uint64)`, "Addr"},
+		{"field named - by its json tag", funcTool[dashArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Dash: unsupported parameter type: JSON name "-" (tag json:"-,") cannot be expressed in the schema; choose another name`, "Dash"},
+		{"arguments not a struct", funcTool[int](), toolcall.ErrUnsupportedType, `toolcall: tool "f": unsupported parameter type: arguments must be a struct, got int`, ""},
+		{"two struct parameters", methodTool(badSignatures{}, "TwoStructs"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.TwoStructs: unsupported signature: 2 struct parameters in func(toolcall_test.structArgs1, toolcall_test.structArgs2) error: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"two struct parameters by tags", from(onlyOne{}), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.onlyOne.TwoStructs: unsupported signature: 2 struct parameters in func(toolcall_test.structArgs1, toolcall_test.structArgs2) error: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"error not last", methodTool(badSignatures{}, "ErrorFirst"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.ErrorFirst: unsupported signature: results of func() (error, string): the second result must be error; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"three results", methodTool(badSignatures{}, "ThreeResults"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.ThreeResults: unsupported signature: 3 results in func() (string, string, error); accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"positional parameters without names", methodTool(badSignatures{}, "Unnamed"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.Unnamed: unsupported signature: 2 parameters without names in func(int, int) int: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"wrong number of names", from(wrongCount{}), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.wrongCount.WrongCount: unsupported signature: 3 parameter names given for the 2 parameters of func(int, int) int`, ""},
+		{"context not first", methodTool(badSignatures{}, "CtxLast"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.CtxLast: unsupported signature: context.Context is parameter 2 of func(toolcall_test.structArgs1, context.Context) error, it must come first; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"returnDirect not a boolean", from(badReturnDirect{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badReturnDirect.A: invalid tool: tag returnDirect:"maybe" is not a boolean`, ""},
+		{"pointer receiver on a value", from(ptrReceiver{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.ptrReceiver.A: invalid tool: method A has a pointer receiver; pass a *toolcall_test.ptrReceiver`, ""},
+		{"converter missing", from(badConverter{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badConverter.A: invalid tool: converter "Missing" must be a method of toolcall_test.badConverter with signature func(any) (string, error)`, ""},
 		{"nil func", func() error {
 			_, err := toolcall.NewFunc[WeatherRequest, WeatherResponse]("f", "d", nil)
 			return err
-		}, toolcall.ErrInvalidTool, []string{"nil func"}, ""},
+		}, toolcall.ErrInvalidTool, `toolcall: tool "f": invalid tool: nil func`, ""},
 		{"custom schema not an object", func() error {
 			_, err := toolcall.NewTool(toolcall.Definition{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)},
 				func(context.Context, json.RawMessage) (string, error) { return "", nil })
 			return err
-		}, toolcall.ErrInvalidTool, []string{`"type":"object"`}, ""},
+		}, toolcall.ErrInvalidTool, `toolcall: invalid tool: tool "x": input schema must have "type":"object", got string`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -189,12 +238,18 @@ func TestRegistrationErrors(t *testing.T) {
 			require.NotPanics(t, func() { err = tc.define() })
 			require.Error(t, err)
 			require.ErrorIs(t, err, tc.wantErr)
-			for _, s := range tc.want {
-				assert.Contains(t, err.Error(), s)
-			}
+			require.EqualError(t, err, tc.msg)
 			var de *toolcall.DefinitionError
 			if errors.As(err, &de) {
 				assert.Equal(t, tc.path, de.Path)
+				// The fields carry what the message names.
+				where := fmt.Sprintf("tool %q", de.Method)
+				if de.Type != "" {
+					where = strings.TrimSuffix(de.Type+"."+de.Method, ".")
+				}
+				if de.Type != "" || de.Method != "" {
+					assert.True(t, strings.HasPrefix(tc.msg, "toolcall: "+where+": "), "message %q does not start with %q", tc.msg, where)
+				}
 			} else {
 				assert.Empty(t, tc.path, "want a *DefinitionError with a path")
 			}

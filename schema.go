@@ -473,7 +473,7 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 		k := t.Key().Kind()
 		if k != reflect.String && !t.Key().Implements(textUnmarshalerType) &&
 			!(k >= reflect.Int && k <= reflect.Uint64) {
-			return w.unsupported(path, fmt.Sprintf("map key type %s (keys must be strings)", t.Key()))
+			return w.unsupported(path, fmt.Sprintf("map key type %s (keys must be strings, integers or encoding.TextUnmarshalers)", t.Key()))
 		}
 		return w.walk(t.Elem(), path+"{}", owner)
 	case reflect.Interface:
