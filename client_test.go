@@ -747,23 +747,36 @@ func TestConcurrentClient(t *testing.T) {
 
 func TestToolTimeout(t *testing.T) {
 	t.Parallel()
+	// The fast tool finishes while the slow one is still running (it waits
+	// for it), and the slow one is stopped by its timeout, not by the fast
+	// one finishing.
+	fastDone := make(chan struct{})
+	var sawFast atomic.Bool
 	slow, err := toolcall.NewFunc("slow", "slow", func(ctx context.Context, _ struct{}) (string, error) {
 		select {
+		case <-fastDone:
+			sawFast.Store(true)
 		case <-ctx.Done():
 			return "", ctx.Err()
-		case <-time.After(10 * time.Second):
-			return "late", nil
 		}
+		<-ctx.Done()
+		return "", ctx.Err()
 	})
 	require.NoError(t, err)
-	fast, err := toolcall.NewFunc("fast", "fast", func(context.Context, struct{}) (string, error) { return "quick", nil })
+	fast, err := toolcall.NewFunc("fast", "fast", func(context.Context, struct{}) (string, error) {
+		close(fastDone)
+		return "quick", nil
+	})
 	require.NoError(t, err)
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "slow", ``), tt.Call("2", "fast", ``)), tt.Text("done"))
-	resp, err := toolcall.NewClient(model, toolcall.WithToolTimeout(20*time.Millisecond)).Prompt("go").Tools(slow, fast).Call(context.Background())
+	resp, err := toolcall.NewClient(model, toolcall.WithToolTimeout(500*time.Millisecond)).Prompt("go").Tools(slow, fast).Call(context.Background())
 	require.NoError(t, err)
+	assert.True(t, sawFast.Load(), "the fast tool did not finish while the slow one ran")
 	assert.True(t, resp.Executions[0].IsError)
-	assert.Equal(t, "timed out after 20ms: context deadline exceeded", resp.Executions[0].Result)
+	assert.Equal(t, "timed out after 500ms: context deadline exceeded", resp.Executions[0].Result)
+	assert.False(t, resp.Executions[1].IsError)
 	assert.Equal(t, "quick", resp.Executions[1].Result)
+	assert.Equal(t, "done", resp.Content())
 }
 
 func TestDuplicateToolNamesInRequest(t *testing.T) {
