@@ -48,8 +48,9 @@
 //
 // Ollama sends tool call arguments as a JSON object; they become JSON text
 // with the server's key order. Servers before late 2025 (ollama#12956)
-// send no call ids; missing ids are synthesised as "call_<index>", unique
-// within the reply, so tool results can be matched to calls. A reply with
+// send no call ids; missing ids are synthesised as "call_<index>", and a
+// repeated id gets a "_<n>" suffix, so every call of a reply has its own id
+// and tool results can be matched to calls. A reply with
 // tool calls finishes with [toolcall.FinishToolCalls] (Ollama says "stop");
 // done_reason "length" becomes [toolcall.FinishLength]. Usage comes from
 // prompt_eval_count and eval_count. Thinking text is not returned.

@@ -246,16 +246,18 @@ func (a *assembler) addMessage(msg *wireResponseMessage) {
 }
 
 // addCall appends a whole tool call and returns its index in the reply.
-// A missing id is synthesised as "call_<index>", unique within the reply,
-// so tool results can still be matched to calls.
+// A missing id is synthesised as "call_<index>" and a repeated id gets a
+// "_<n>" suffix, so every call of the reply has its own id and tool results
+// can be matched to calls.
 func (a *assembler) addCall(c wireCall) (int, toolcall.ToolCall) {
 	i := len(a.calls)
-	id := c.ID
-	if id == "" {
-		id = "call_" + strconv.Itoa(i)
-		for n := 1; a.hasID(id); n++ {
-			id = "call_" + strconv.Itoa(i) + "_" + strconv.Itoa(n)
-		}
+	base := c.ID
+	if base == "" {
+		base = "call_" + strconv.Itoa(i)
+	}
+	id := base
+	for n := 1; a.hasID(id); n++ {
+		id = base + "_" + strconv.Itoa(n)
 	}
 	tc := toolcall.ToolCall{ID: id, Name: c.Function.Name, Arguments: argumentsText(c.Function.Arguments)}
 	a.calls = append(a.calls, tc)
