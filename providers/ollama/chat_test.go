@@ -313,6 +313,8 @@ func TestChatErrors(t *testing.T) {
 			wantErr: toolcall.ErrServer, wantMsg: "Bad Gateway"},
 		{name: "busy server asks to retry", status: 503, contentType: "application/json", body: `{"error":"server busy, please try again.  maximum pending requests exceeded"}`,
 			header: map[string]string{"Retry-After": "7"}, wantErr: toolcall.ErrServer, wantMsg: "server busy", retryAfter: 7 * time.Second},
+		{name: "rate limited asks to retry", status: 429, contentType: "application/json", body: `{"error":"too many requests, please retry later"}`,
+			header: map[string]string{"Retry-After": "7"}, wantErr: toolcall.ErrRateLimited, wantMsg: "too many requests", retryAfter: 7 * time.Second},
 		{name: "bad request", status: 400, contentType: "application/json", body: `{"error":"invalid options: foo"}`,
 			wantErr: toolcall.ErrBadRequest, wantMsg: "invalid options: foo"},
 		{name: "unauthorized proxy", status: 401, contentType: "application/json", body: `{"error":{"message":"missing bearer token"}}`,
