@@ -153,7 +153,7 @@ type Response struct {
 	// ReturnedDirect reports that the call ended with tool results returned
 	// directly, without a final model answer.
 	ReturnedDirect bool
-	// Rounds is the number of model requests made.
+	// Rounds is the number of model requests made, including a failed one.
 	Rounds int
 }
 
@@ -304,6 +304,7 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 		if hooks.BeforeModel != nil {
 			hooks.BeforeModel(ctx, req)
 		}
+		resp.Rounds = round
 		start := time.Now()
 		mr, err := chat(ctx, req)
 		if hooks.AfterModel != nil {
@@ -320,7 +321,6 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 			resp.History = req.Messages
 			return resp, err
 		}
-		resp.Rounds = round
 		resp.Intermediate = append(resp.Intermediate, mr)
 		resp.Usage = resp.Usage.Add(mr.Usage)
 		resp.Message = mr.Message

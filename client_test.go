@@ -795,6 +795,8 @@ func TestModelErrorKeepsHistory(t *testing.T) {
 	require.ErrorIs(t, err, boom)
 	assert.Len(t, resp.History, 3)
 	assertValidHistory(t, resp.History)
+	assert.Equal(t, 2, resp.Rounds, "the failed request counts")
+	assert.Len(t, resp.Intermediate, 1)
 }
 
 func TestStream(t *testing.T) {
