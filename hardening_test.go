@@ -111,44 +111,60 @@ func TestBadInputTable(t *testing.T) {
 	}
 }
 
+// TestModelReplyQuirks sends odd model replies through the loop: each row
+// asserts the exact error or the exact answer and history, and that the
+// Response (returned with errors too) is valid to resend.
 func TestModelReplyQuirks(t *testing.T) {
 	t.Parallel()
+	user := toolcall.UserMessage("go")
+	final := toolcall.AssistantMessage("final")
+	pong := func(id string) toolcall.Message {
+		return toolcall.Message{Role: toolcall.RoleTool, Content: "pong", ToolCallID: id, ToolName: "Ping"}
+	}
+	withCalls := func(text string, finish toolcall.FinishReason, calls ...toolcall.ToolCall) tt.Reply {
+		return tt.Reply{Response: &toolcall.ModelResponse{Message: toolcall.AssistantMessage(text, calls...), FinishReason: finish}}
+	}
 	for _, tc := range []struct {
-		name  string
-		reply tt.Reply
-		check func(t *testing.T, resp *toolcall.Response, err error)
+		name        string
+		reply       tt.Reply
+		wantErr     string // exact; empty for success
+		wantContent string
+		wantHistory []toolcall.Message
+		wantRounds  int
 	}{
-		{"nil response", tt.Reply{Func: func(*toolcall.Request) (*toolcall.ModelResponse, error) { return nil, nil }}, func(t *testing.T, resp *toolcall.Response, err error) {
-			require.ErrorIs(t, err, toolcall.ErrBadResponse)
-		}},
-		{"empty reply", tt.Text(""), func(t *testing.T, resp *toolcall.Response, err error) {
-			require.NoError(t, err)
-			assert.Equal(t, "", resp.Content())
-		}},
-		{"text and calls", tt.Reply{Response: &toolcall.ModelResponse{Message: toolcall.AssistantMessage("let me check", tt.Call("1", "Ping", ``))}}, func(t *testing.T, resp *toolcall.Response, err error) {
-			require.NoError(t, err)
-			assert.Equal(t, "let me check", resp.History[1].Content)
-			assert.Equal(t, "pong", resp.Executions[0].Result)
-		}},
-		{"duplicate call ids", tt.ToolCalls(tt.Call("same", "Ping", ``), tt.Call("same", "Ping", ``)), func(t *testing.T, resp *toolcall.Response, err error) {
-			require.NoError(t, err)
-			assert.Len(t, resp.Executions, 2)
-			assertValidHistory(t, resp.History)
-		}},
-		{"empty call id", tt.ToolCalls(tt.Call("", "Ping", ``)), func(t *testing.T, resp *toolcall.Response, err error) {
-			require.NoError(t, err)
-			assert.Equal(t, "pong", resp.Executions[0].Result)
-		}},
-		{"model error", tt.Fail(errors.New("overloaded")), func(t *testing.T, resp *toolcall.Response, err error) {
-			require.EqualError(t, err, "overloaded")
-			assert.Len(t, resp.History, 1)
-		}},
+		{"nil response", tt.Reply{Func: func(*toolcall.Request) (*toolcall.ModelResponse, error) { return nil, nil }},
+			`toolcall: malformed response: model returned no response`, "", []toolcall.Message{user}, 1},
+		{"response and error", tt.Reply{Func: func(*toolcall.Request) (*toolcall.ModelResponse, error) {
+			return tt.Text("half").Response, errors.New("stream broke")
+		}}, "stream broke", "", []toolcall.Message{user}, 1},
+		{"model error", tt.Fail(errors.New("overloaded")), "overloaded", "", []toolcall.Message{user}, 1},
+		{"empty reply", tt.Text(""), "", "", []toolcall.Message{user, toolcall.AssistantMessage("")}, 1},
+		{"text and calls", withCalls("let me check", "", tt.Call("1", "Ping", ``)), "", "final",
+			[]toolcall.Message{user, toolcall.AssistantMessage("let me check", tt.Call("1", "Ping", ``)), pong("1"), final}, 2},
+		{"calls with finish reason stop", withCalls("", toolcall.FinishStop, tt.Call("1", "Ping", ``)), "", "final",
+			[]toolcall.Message{user, toolcall.AssistantMessage("", tt.Call("1", "Ping", ``)), pong("1"), final}, 2},
+		{"duplicate call ids", tt.ToolCalls(tt.Call("same", "Ping", ``), tt.Call("same", "Ping", ``)), "", "final",
+			[]toolcall.Message{user, toolcall.AssistantMessage("", tt.Call("same", "Ping", ``), tt.Call("same", "Ping", ``)), pong("same"), pong("same"), final}, 2},
+		{"empty call id", tt.ToolCalls(tt.Call("", "Ping", ``)), "", "final",
+			[]toolcall.Message{user, toolcall.AssistantMessage("", tt.Call("", "Ping", ``)), pong(""), final}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			model := tt.NewModel(tc.reply, tt.Text("final"))
 			resp, err := toolcall.NewClient(model).Prompt("go").Tools(hardTools{}).Call(context.Background())
-			tc.check(t, resp, err)
+			if tc.wantErr != "" {
+				require.EqualError(t, err, tc.wantErr)
+			} else {
+				require.NoError(t, err)
+			}
+			require.NotNil(t, resp, "a response is returned with errors too")
+			assert.Equal(t, tc.wantContent, resp.Content())
+			assert.Equal(t, tc.wantHistory, resp.History)
+			assert.Equal(t, tc.wantRounds, resp.Rounds)
+			assertResendable(t, resp.History)
+			if reqs := model.Requests(); len(reqs) > 1 {
+				assert.Equal(t, tc.wantHistory[:len(tc.wantHistory)-1], reqs[1].Messages, "the second request resent the history")
+			}
 		})
 	}
 }

@@ -30,9 +30,13 @@ type Event struct {
 // Stream runs the prompt like [Prompt.Call], yielding the model's text as
 // it arrives, each tool call and each tool result, and finally an
 // EventDone with the Response. The tool loop runs between rounds with the
-// same policies as Call. An error ends the sequence; its event carries the
-// Response so far. Stopping the iteration early stops the model's stream
-// and the loop, and leaves nothing running.
+// same policies as Call. An error ends the sequence; its event has no Kind
+// and carries the Response so far. Stopping the iteration early stops the
+// model's stream and the loop, and leaves nothing running.
+//
+// EventToolCall comes as soon as the model's reply is complete; a call that
+// is then not executed (the iteration limit is reached, execution is off,
+// or [WithEligibility] vetoes it) gets no EventToolResult.
 //
 // A model that does not implement [StreamingChatModel] is called with Chat
 // and its text yielded in one piece.
