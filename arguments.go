@@ -125,6 +125,10 @@ func violationOf(err error) Violation {
 		if se.GoType != nil && se.JSONKind != 0 {
 			want := jsonTypeName(se.GoType)
 			got := kindName(se.JSONKind)
+			if want == "base64 string" && se.JSONKind == '"' {
+				return Violation{Path: path, Rule: "contentEncoding",
+					Message: "expected base64 (standard alphabet, with padding), got a string that is not"}
+			}
 			if se.JSONKind == '0' && want == "integer" {
 				if len(se.JSONValue) > 0 {
 					got = "number " + string(se.JSONValue)
@@ -178,6 +182,9 @@ func jsonTypeName(t reflect.Type) string {
 	case reflect.String:
 		return "string"
 	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return "base64 string" // encoding/json's form of []byte
+		}
 		return "array"
 	case reflect.Map, reflect.Struct:
 		return "object"

@@ -307,6 +307,9 @@ func positionalStruct(ft reflect.Type, idx []int, params []param) (reflect.Type,
 	seen := map[string]bool{}
 	for i, pi := range idx {
 		p := params[i]
+		if p.name == "" || strings.ContainsAny(p.name, "\"\\,` \t\r\n") {
+			return nil, fmt.Errorf("%w: parameter %d needs a name without quotes, commas, backslashes or spaces, got %q", ErrInvalidTool, i+1, p.name)
+		}
 		if seen[p.name] {
 			return nil, fmt.Errorf("%w: parameter name %q given twice", ErrInvalidTool, p.name)
 		}
@@ -490,6 +493,8 @@ type funcTool[In, Out any] struct {
 	noResult bool
 	ts       *typeSchema
 }
+
+func (t *funcTool[In, Out]) funcType() reflect.Type { return reflect.TypeOf(t.fn) }
 
 func (t *funcTool[In, Out]) typeSchema() *typeSchema { return t.ts }
 

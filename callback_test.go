@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -83,9 +84,15 @@ type (
 	deepMapKey struct {
 		Options struct{ Inner struct{ M map[bool]string } }
 	}
-	structArgs1   struct{ A string }
-	structArgs2   struct{ B string }
-	badSignatures struct {
+	unexportedTagged struct {
+		City string `json:"city"`
+		days int    `jsonschema:"minimum=1"`
+	}
+	onlyUnexported struct{ city, unit string }
+	nestedHidden   struct{ Where onlyUnexported }
+	structArgs1    struct{ A string }
+	structArgs2    struct{ B string }
+	badSignatures  struct {
 		_ toolcall.Method `tool:"TwoStructs"`
 		_ toolcall.Method `tool:"ErrorFirst"`
 		_ toolcall.Method `tool:"ThreeResults"`
@@ -211,6 +218,27 @@ func TestRegistrationErrors(t *testing.T) {
 		{"recursive map type nested", funcTool[recursiveMap](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Env.Vars{}: unsupported parameter type: recursive type toolcall_test.selfMap (a type can contain itself only through a struct)`, "Env.Vars{}"},
 		{"uintptr parameter", funcTool[uintptrArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Addr: unsupported parameter type: uintptr (a memory address has no meaning to a model; use uint64)`, "Addr"},
 		{"field named - by its json tag", funcTool[dashArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Dash: unsupported parameter type: JSON name "-" (tag json:"-,") cannot be expressed in the schema; choose another name`, "Dash"},
+		{"unexported field with a jsonschema tag", funcTool[unexportedTagged](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter days: unsupported parameter type: unexported field with a jsonschema tag (encoding/json ignores unexported fields; export it)`, "days"},
+		{"unexported field with a json tag", func() error {
+			// Built at run time: go vet rejects such a field in source.
+			t := reflect.StructOf([]reflect.StructField{
+				{Name: "City", Type: reflect.TypeFor[string](), Tag: `json:"city"`},
+				{Name: "days", PkgPath: "app", Type: reflect.TypeFor[int](), Tag: `json:"days"`},
+			})
+			_, err := toolcall.SchemaFor(reflect.New(t).Elem().Interface())
+			return err
+		}, toolcall.ErrUnsupportedType, `toolcall: parameter days: unsupported parameter type: unexported field with a json tag (encoding/json ignores unexported fields; export it)`, "days"},
+		{"only unexported fields", funcTool[onlyUnexported](), toolcall.ErrUnsupportedType, `toolcall: tool "f": unsupported parameter type: toolcall_test.onlyUnexported has only unexported fields, which encoding/json ignores: the model could pass nothing; export them`, ""},
+		{"only unexported fields nested", funcTool[nestedHidden](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Where: unsupported parameter type: toolcall_test.onlyUnexported has only unexported fields, which encoding/json ignores: the model could pass nothing; export them`, "Where"},
+		{"arguments of a type with its own JSON form", funcTool[time.Time](), toolcall.ErrUnsupportedType, `toolcall: tool "f": unsupported parameter type: arguments must be a JSON object, and time.Time reads its own JSON form; make it a field of an arguments struct`, ""},
+		{"empty parameter name", func() error {
+			_, err := toolcall.NewMethod(Calculator{}, "Sum", toolcall.WithParams("", "b"))
+			return err
+		}, toolcall.ErrInvalidTool, `toolcall: toolcall_test.Calculator.Sum: invalid tool: parameter 1 needs a name without quotes, commas, backslashes or spaces, got ""`, ""},
+		{"parameter name with a quote", func() error {
+			_, err := toolcall.NewMethod(Calculator{}, "Sum", toolcall.WithParams(`a"`, "b"))
+			return err
+		}, toolcall.ErrInvalidTool, `toolcall: toolcall_test.Calculator.Sum: invalid tool: parameter 1 needs a name without quotes, commas, backslashes or spaces, got "a\""`, ""},
 		{"arguments not a struct", funcTool[int](), toolcall.ErrUnsupportedType, `toolcall: tool "f": unsupported parameter type: arguments must be a struct, got int`, ""},
 		{"two struct parameters", methodTool(badSignatures{}, "TwoStructs"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.TwoStructs: unsupported signature: 2 struct parameters in func(toolcall_test.structArgs1, toolcall_test.structArgs2) error: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
 		{"two struct parameters by tags", from(onlyOne{}), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.onlyOne.TwoStructs: unsupported signature: 2 struct parameters in func(toolcall_test.structArgs1, toolcall_test.structArgs2) error: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
@@ -273,7 +301,14 @@ type callShapes struct {
 	_ toolcall.Method `tool:"Converted" converter:"Shout"`
 	_ toolcall.Method `tool:"Duration"`
 	_ toolcall.Method `tool:"Failing"`
+	_ toolcall.Method `tool:"Blob"`
 }
+
+type blobArgs struct {
+	Data []byte `json:"data"`
+}
+
+func (callShapes) Blob(in blobArgs) string { return string(in.Data) }
 
 type shapeArgs struct {
 	Name    string   `json:"name"`
@@ -332,6 +367,9 @@ func TestCall(t *testing.T) {
 		{name: "unknown nested field", tool: "Struct", args: `{"name":"x","options":{"weeks":1}}`, wantErr: `options.weeks: unknown field; remove it`},
 		{name: "malformed JSON", tool: "Struct", args: `{"name":`, wantErr: `arguments are not valid JSON`},
 		{name: "duplicate keys", tool: "Struct", args: `{"name":"a","name":"b"}`, wantErr: `name: arguments are not valid JSON: duplicate field "name"`},
+		{name: "bytes from base64", tool: "Blob", args: `{"data":"aGVsbG8="}`, want: "hello"},
+		{name: "bytes not base64", tool: "Blob", args: `{"data":"hello"}`, wantErr: `invalid arguments for tool "Blob": data: expected base64 (standard alphabet, with padding), got a string that is not`},
+		{name: "bytes as an array", tool: "Blob", args: `{"data":[104,105]}`, wantErr: `invalid arguments for tool "Blob": data: expected string, got array`},
 		{name: "field names match exactly", tool: "Struct", args: `{"Name":"x"}`, wantErr: `Name: unknown field`},
 		{name: "enum violation", tool: "Struct", args: `{"name":"x","unit":"K"}`, wantErr: `invalid arguments for tool "Struct": unit: must be one of "C", "F"`},
 		{name: "bounds violation", tool: "Struct", args: `{"name":"x","days":15}`, wantErr: `days: must be <= 14`},

@@ -134,6 +134,12 @@ func buildSchema(t reflect.Type) (ts *typeSchema) {
 		ts.err = &DefinitionError{Type: t.String(), Err: fmt.Errorf("%w: arguments must be a struct, got %s", ErrUnsupportedType, t)}
 		return ts
 	}
+	if root == timeType || root.Implements(jsonUnmarshalerType) || reflect.PointerTo(root).Implements(jsonUnmarshalerType) ||
+		root.Implements(textUnmarshalerType) || reflect.PointerTo(root).Implements(textUnmarshalerType) {
+		// Arguments are always a JSON object; this type reads another form.
+		ts.err = &DefinitionError{Type: t.String(), Err: fmt.Errorf("%w: arguments must be a JSON object, and %s reads its own JSON form; make it a field of an arguments struct", ErrUnsupportedType, t)}
+		return ts
+	}
 	w := typeWalker{names: map[string]reflect.Type{}, edges: map[reflect.Type][]reflect.Type{}}
 	if err := w.walk(root, "", nil); err != nil {
 		ts.err = err
@@ -497,11 +503,21 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 		if custom {
 			return nil
 		}
+		visible := 0
 		for i := range t.NumField() {
 			f := t.Field(i)
 			if !f.IsExported() && !f.Anonymous {
+				if _, ok := f.Tag.Lookup("json"); ok && f.Tag.Get("json") != "-" {
+					return w.unsupported(strings.TrimPrefix(path+"."+f.Name, "."),
+						"unexported field with a json tag (encoding/json ignores unexported fields; export it)")
+				}
+				if _, ok := f.Tag.Lookup("jsonschema"); ok {
+					return w.unsupported(strings.TrimPrefix(path+"."+f.Name, "."),
+						"unexported field with a jsonschema tag (encoding/json ignores unexported fields; export it)")
+				}
 				continue
 			}
+			visible++
 			tag := f.Tag.Get("json")
 			if tag == "-" {
 				continue
@@ -523,6 +539,9 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 			if err := w.walk(f.Type, fp, owner); err != nil {
 				return err
 			}
+		}
+		if visible == 0 && t.NumField() > 0 {
+			return w.unsupported(path, fmt.Sprintf("%s has only unexported fields, which encoding/json ignores: the model could pass nothing; export them", t))
 		}
 		return nil
 	}
