@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -23,7 +24,8 @@ type Client struct {
 
 // NewClient returns a Client for model. With no options it offers no tools,
 // runs tool calls concurrently, reports tool failures to the model, and
-// allows [DefaultMaxIterations] tool rounds.
+// allows [DefaultMaxIterations] tool rounds. With a nil model every call
+// returns an error.
 func NewClient(model ChatModel, opts ...Option) *Client {
 	c := &Client{model: model, cfg: defaultConfig()}
 	for _, o := range opts {
@@ -196,6 +198,9 @@ type call struct {
 }
 
 func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
+	if p.c.model == nil {
+		return ctx, nil, errors.New("toolcall: the Client has no model (NewClient was given nil)")
+	}
 	cfg := p.c.cfg
 	for _, o := range p.extraOpts {
 		o.apply(&cfg)
@@ -220,7 +225,7 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		}
 		tools = append(tools, t)
 	}
-	cl.tools = tools
+	cl.tools = uniqueTools(tools)
 	ctx = ContextWithToolContext(ctx, cfg.toolContext.Merge(p.tc))
 	system := cfg.system
 	if p.system != nil {
@@ -255,6 +260,7 @@ func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error
 			}
 			tools = append(tools, more...)
 		}
+		tools = uniqueTools(tools)
 	}
 	defs, err := definitions(cl.cfg.strict, tools)
 	if err != nil {
@@ -265,6 +271,26 @@ func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error
 		req.ToolChoice = ToolChoice{Mode: ToolChoiceAuto}
 	}
 	return &req, tools, nil
+}
+
+// uniqueTools drops repeats of the same tool value, as when a tool is given
+// both directly and by name; two different tools with one name stay, for
+// [definitions] to reject.
+func uniqueTools(tools []Tool) []Tool {
+	for i := 1; i < len(tools); i++ {
+		for j := range i {
+			if sameTool(tools[i], tools[j]) {
+				out := slices.Clone(tools[:i])
+				for _, t := range tools[i+1:] {
+					if !slices.ContainsFunc(out, func(u Tool) bool { return sameTool(t, u) }) {
+						out = append(out, t)
+					}
+				}
+				return out
+			}
+		}
+	}
+	return tools
 }
 
 // eligible applies the eligibility predicate (L5).
@@ -330,7 +356,11 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 		}
 		if round > cl.cfg.maxIterations {
 			resp.History = req.Messages
-			return resp, fmt.Errorf("%w: the model still called tools after %d rounds", ErrMaxIterations, cl.cfg.maxIterations)
+			rounds := "rounds"
+			if cl.cfg.maxIterations == 1 {
+				rounds = "round"
+			}
+			return resp, fmt.Errorf("%w: the model still called tools after %d tool %s", ErrMaxIterations, cl.cfg.maxIterations, rounds)
 		}
 		ex, err := cl.p.c.manager.execute(ctx, &cl.cfg, tools, req.Messages, mr, round)
 		resp.Executions = append(resp.Executions, ex.Executions...)
@@ -358,7 +388,8 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 // the model's tool options (Spring AI's ToolCallingChatOptions). The
 // request's messages, tool choice, options and model are used; its Tools
 // are ignored, since definitions alone cannot be executed. The reply is the
-// final model message, with usage summed over all rounds.
+// final model message, with usage summed over all rounds. On an error there
+// is no reply: use the Client itself when you need the history so far.
 func (c *Client) AsModel() ChatModel { return toolCallingModel{c} }
 
 type toolCallingModel struct{ c *Client }

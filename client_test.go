@@ -176,6 +176,38 @@ func TestSequentialAndBound(t *testing.T) {
 	}
 }
 
+func TestConcurrencyBound(t *testing.T) {
+	t.Parallel()
+	// Six calls under a bound of 2: each waits until two have run at once
+	// (or a generous timeout), so the peak is 2 exactly when the bound holds.
+	var running, peak atomic.Int32
+	tool, err := toolcall.NewFunc("step", "one step", func(_ context.Context, in struct {
+		N int `json:"n"`
+	}) (int, error) {
+		r := running.Add(1)
+		for p := peak.Load(); r > p && !peak.CompareAndSwap(p, r); p = peak.Load() {
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for peak.Load() < 2 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		running.Add(-1)
+		return in.N, nil
+	})
+	require.NoError(t, err)
+	var calls []toolcall.ToolCall
+	for i := range 6 {
+		calls = append(calls, tt.Call(fmt.Sprint(i), "step", fmt.Sprintf(`{"n":%d}`, i)))
+	}
+	model := tt.NewModel(tt.ToolCalls(calls...), tt.Text("ok"))
+	resp, err := toolcall.NewClient(model, toolcall.WithConcurrency(2)).Prompt("go").Tools(tool).Call(context.Background())
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, peak.Load())
+	for i, e := range resp.Executions {
+		assert.Equal(t, fmt.Sprint(i), e.Result, "results in call order")
+	}
+}
+
 func TestEmptyAndNullArguments(t *testing.T) {
 	t.Parallel()
 	var runs atomic.Int32
@@ -456,6 +488,8 @@ func TestIterationLimit(t *testing.T) {
 		model := tt.NewFuncModel(always)
 		resp, err := toolcall.NewClient(model, toolcall.WithMaxIterations(n)).Prompt("go").Tools(ping).Call(context.Background())
 		require.ErrorIs(t, err, toolcall.ErrMaxIterations)
+		want := map[int]string{1: "1 tool round", 3: "3 tool rounds"}[n]
+		require.EqualError(t, err, "toolcall: iteration limit reached: the model still called tools after "+want)
 		assert.Len(t, resp.Executions, n, "exactly N tool rounds")
 		assert.Len(t, model.Requests(), n+1)
 		assertValidHistory(t, resp.History)
@@ -703,14 +737,14 @@ func TestHooks(t *testing.T) {
 				rec(fmt.Sprint("model done round ", mc.Round, " nil response ", mc.Response == nil, " ", mc.Err))
 			},
 			AfterTool: func(ctx context.Context, e toolcall.ToolExecution) {
-				rec(fmt.Sprint("tool done ", e.Result, " ", e.IsError))
+				rec(fmt.Sprint("tool done ", e.Result, " ", e.IsError, " ", e.Err != nil))
 			},
 		}))
 	_, err = failing.Prompt("go").Tools(Calculator{}).Call(context.Background())
 	require.ErrorContains(t, err, "overloaded")
 	assert.Equal(t, []string{
 		"model done round 1 nil response false <nil>",
-		`tool done invalid arguments for tool "Sum": a: expected number, got string true`,
+		`tool done invalid arguments for tool "Sum": a: expected number, got string true true`,
 		"model done round 2 nil response true overloaded",
 	}, events)
 }
@@ -784,7 +818,25 @@ func TestDuplicateToolNamesInRequest(t *testing.T) {
 	model := tt.NewModel(tt.Text("unused"))
 	_, err := toolcall.NewClient(model).Prompt("go").Tools(weatherTool(t), weatherTool(t)).Call(context.Background())
 	require.ErrorIs(t, err, toolcall.ErrDuplicateTool)
+	require.EqualError(t, err, `toolcall: tool "currentWeather": duplicate tool name: "currentWeather" is given by func tool (func(context.Context, toolcall_test.WeatherRequest) (toolcall_test.WeatherResponse, error)) and func tool (func(context.Context, toolcall_test.WeatherRequest) (toolcall_test.WeatherResponse, error))`)
 	assert.Empty(t, model.Requests())
+}
+
+func TestSameToolTwiceIsOfferedOnce(t *testing.T) {
+	t.Parallel()
+	weather := weatherTool(t)
+	reg := &toolcall.Registry{}
+	require.NoError(t, reg.Register(weather))
+	dynamic := toolcall.ToolProviderFunc(func(context.Context, *toolcall.Request) ([]toolcall.Tool, error) {
+		return []toolcall.Tool{weather, nil}[:1], nil
+	})
+	model := tt.NewModel(tt.Text("ok"))
+	client := toolcall.NewClient(model, toolcall.WithResolver(reg), toolcall.WithToolProvider(dynamic))
+	_, err := client.Prompt("go").Tools(weather, weather).ToolNames("currentWeather").Call(context.Background())
+	require.NoError(t, err)
+	require.Len(t, model.Requests(), 1)
+	require.Len(t, model.Requests()[0].Tools, 1)
+	assert.Equal(t, "currentWeather", model.Requests()[0].Tools[0].Name)
 }
 
 func TestModelErrorKeepsHistory(t *testing.T) {
@@ -877,4 +929,16 @@ func TestToolErrorText(t *testing.T) {
 	} {
 		require.Equal(t, tc.want, toolcall.ToolErrorText(&tc.te))
 	}
+}
+
+func TestNilModel(t *testing.T) {
+	t.Parallel()
+	c := toolcall.NewClient(nil)
+	_, err := c.Prompt("hi").Call(context.Background())
+	require.EqualError(t, err, "toolcall: the Client has no model (NewClient was given nil)")
+	var errs []string
+	for _, err := range c.Prompt("hi").Stream(context.Background()) {
+		errs = append(errs, fmt.Sprint(err))
+	}
+	assert.Equal(t, []string{"toolcall: the Client has no model (NewClient was given nil)"}, errs)
 }

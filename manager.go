@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -95,8 +96,20 @@ func toolSource(t Tool) string {
 	switch t := t.(type) {
 	case *reflectTool:
 		return fmt.Sprintf("method %s (%s)", t.def.Name, t.fn.Type())
+	case interface{ funcType() reflect.Type }:
+		return fmt.Sprintf("func tool (%s)", t.funcType())
+	case *rawTool:
+		return "NewTool"
 	}
 	return fmt.Sprintf("%T", t)
+}
+
+// sameTool reports whether a and b are the same tool value. Only pointers
+// are compared: == on other dynamic types may panic.
+func sameTool(a, b Tool) bool {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	return va.Kind() == reflect.Pointer && vb.Kind() == reflect.Pointer &&
+		va.Type() == vb.Type() && va.Pointer() == vb.Pointer()
 }
 
 // Execute runs the tool calls of resp, which answered req, with tools: the

@@ -367,7 +367,7 @@ func TestStreamPolicies(t *testing.T) {
 			`call c3 ping {"q":"x"}`,
 			`result r2 c3 ping error=false: pong`,
 			`call c5 ping {"q":"x"}`,
-			`error kind=0 response=true: toolcall: iteration limit reached: the model still called tools after 2 rounds`,
+			`error kind=0 response=true: toolcall: iteration limit reached: the model still called tools after 2 tool rounds`,
 		}, events)
 		assert.EqualValues(t, 2, runs.Load(), "exactly 2 tool rounds")
 		assert.Len(t, model.Requests(), 3)
