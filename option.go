@@ -114,8 +114,9 @@ const (
 
 // A ToolErrorHandler decides what a failed tool call becomes: a text for the
 // model (return text, nil) or the end of the call (return a non-nil error,
-// which the caller gets). The *ToolError wraps the cause: the tool's error,
-// an *ArgumentError, or ErrToolNotFound.
+// which the caller gets). The *ToolError wraps the cause: the tool's error
+// or an *ArgumentError. Calls to tools that were not offered follow
+// [WithUnknownToolPolicy] instead.
 type ToolErrorHandler func(ctx context.Context, err *ToolError) (string, error)
 
 // UnknownToolPolicy says what a call to a tool that was not offered does.
@@ -135,8 +136,10 @@ const (
 type Hooks struct {
 	BeforeModel func(ctx context.Context, req *Request)
 	AfterModel  func(ctx context.Context, mc ModelCall)
-	BeforeTool  func(ctx context.Context, call ToolCall)
-	AfterTool   func(ctx context.Context, exec ToolExecution)
+	// BeforeTool sees every call the model makes, also those that then
+	// fail lookup or validation and never reach the tool.
+	BeforeTool func(ctx context.Context, call ToolCall)
+	AfterTool  func(ctx context.Context, exec ToolExecution)
 }
 
 // A ModelCall is one model round trip, as [Hooks].AfterModel sees it.
@@ -175,7 +178,9 @@ func WithUnknownToolPolicy(p UnknownToolPolicy) Option {
 
 // WithToolTimeout bounds each tool call; a tool past it gets its context
 // cancelled and the model is told it timed out. Tools must honour their
-// context. Zero means no limit (the default).
+// context: a round ends only when each of its tools has returned, so one
+// that ignores its context holds up the call. Zero means no limit (the
+// default).
 func WithToolTimeout(d time.Duration) Option {
 	return optionFunc(func(c *config) { c.toolTimeout = d })
 }
