@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/toolcall-go/toolcall"
 	tt "github.com/toolcall-go/toolcall/toolcalltest"
@@ -329,7 +330,8 @@ func TestFatalErrorWinsOverCancelledSiblings(t *testing.T) {
 }
 
 func TestCancelDuringTool(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the leak check below must see only this test's goroutines.
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ctx, cancel := context.WithCancel(context.Background())
 	entered := make(chan struct{}, 2)
 	slow, err := toolcall.NewFunc("slow", "slow", func(ctx context.Context, _ struct{}) (string, error) {
