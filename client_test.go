@@ -944,3 +944,48 @@ func TestNilModel(t *testing.T) {
 	}
 	assert.Equal(t, []string{"toolcall: the Client has no model (NewClient was given nil)"}, errs)
 }
+
+func TestConcurrentRegistryAndManager(t *testing.T) {
+	t.Parallel()
+	var reg toolcall.Registry
+	m := toolcall.NewManager(toolcall.WithToolContext(map[string]any{"k": "v"}))
+	sum, err := toolcall.ToolsFrom(Calculator{})
+	require.NoError(t, err)
+	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}}
+	var wg sync.WaitGroup
+	errs := make(chan error, 200)
+	for i := range 100 {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			name := fmt.Sprint("echo_", i)
+			tool := toolcall.MustFunc(name, "echo", func(context.Context, struct{}) (string, error) { return name, nil })
+			if err := reg.Register(tool); err != nil {
+				errs <- err
+				return
+			}
+			if got, ok := reg.Resolve(context.Background(), name); !ok || got != tool {
+				errs <- fmt.Errorf("%s: resolved %v %v", name, got, ok)
+			}
+			_ = reg.Names()
+		}()
+		go func() {
+			defer wg.Done()
+			resp := tt.ToolCalls(tt.Call("a", "Sum", fmt.Sprintf(`{"a":%d,"b":1}`, i)), tt.Call("b", "Sum", `{"a":0,"b":0}`)).Response
+			ex, err := m.Execute(context.Background(), sum, req, resp)
+			if err == nil && (ex.Executions[0].Result != fmt.Sprint(i+1) || ex.Executions[1].Result != "0" || len(ex.History) != 4) {
+				err = fmt.Errorf("call %d: %+v", i, ex.Executions)
+			}
+			if err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	assert.Len(t, reg.Names(), 100)
+	assert.Len(t, req.Messages, 1, "the request is not modified")
+}
