@@ -234,12 +234,20 @@ func WireJSON(req *toolcall.Request) []byte {
 		Type     string `json:"type"`
 		Function fn     `json:"function"`
 	}
+	o := req.Options
 	body := struct {
-		Model      string `json:"model,omitempty"`
-		Messages   []msg  `json:"messages"`
-		Tools      []tool `json:"tools,omitempty"`
-		ToolChoice any    `json:"tool_choice,omitempty"`
-	}{Model: req.Model}
+		Model             string   `json:"model,omitempty"`
+		Messages          []msg    `json:"messages"`
+		Tools             []tool   `json:"tools,omitempty"`
+		ToolChoice        any      `json:"tool_choice,omitempty"`
+		Temperature       *float64 `json:"temperature,omitempty"`
+		TopP              *float64 `json:"top_p,omitempty"`
+		MaxTokens         *int     `json:"max_tokens,omitempty"`
+		Seed              *int     `json:"seed,omitempty"`
+		Stop              []string `json:"stop,omitempty"`
+		ParallelToolCalls *bool    `json:"parallel_tool_calls,omitempty"`
+	}{Model: req.Model, Temperature: o.Temperature, TopP: o.TopP, MaxTokens: o.MaxTokens,
+		Seed: o.Seed, Stop: o.Stop, ParallelToolCalls: o.ParallelToolCalls}
 	for _, m := range req.Messages {
 		out := msg{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
 		for _, c := range m.ToolCalls {
@@ -261,6 +269,19 @@ func WireJSON(req *toolcall.Request) []byte {
 		body.ToolChoice = string(req.ToolChoice.Mode)
 	}
 	out, err := json.Marshal(body)
+	if err == nil && len(o.Extra) > 0 {
+		// Extra keys go at the top level, as providers send them, without
+		// replacing a field the request sets.
+		var m map[string]any
+		if err = json.Unmarshal(out, &m); err == nil {
+			for k, v := range o.Extra {
+				if _, taken := m[k]; !taken {
+					m[k] = v
+				}
+			}
+			out, err = json.Marshal(m)
+		}
+	}
 	if err != nil {
 		return []byte(fmt.Sprintf(`{"error":%q}`, err.Error()))
 	}

@@ -202,4 +202,13 @@ func TestWireJSON(t *testing.T) {
 
 	req.ToolChoice = toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}
 	assert.Contains(t, string(toolcalltest.WireJSON(req)), `"tool_choice":"required"`)
+
+	// Options and their extra keys are on the wire too; an extra key does
+	// not replace a field.
+	temp, maxTokens, parallel := 0.2, 100, false
+	opts := toolcall.Options{Temperature: &temp, MaxTokens: &maxTokens, ParallelToolCalls: &parallel, Stop: []string{"END"},
+		Extra: map[string]any{"user": "u1", "model": "other"}}
+	wire := toolcalltest.WireJSON(&toolcall.Request{Model: "m", Messages: req.Messages[:1], Options: opts})
+	assert.JSONEq(t, `{"model":"m","messages":[{"role":"user","content":"hi"}],
+		"temperature":0.2,"max_tokens":100,"parallel_tool_calls":false,"stop":["END"],"user":"u1"}`, string(wire))
 }
