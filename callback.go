@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/toolcall-go/toolcall/internal/signature"
@@ -28,6 +29,7 @@ import (
 //   - description: what the tool does, for the model; default the tool name.
 //   - returnDirect: "true" sends the result straight to the caller.
 //   - strict: "true" uses the strict schema variant (see [WithStrict]).
+//   - timeout: a duration such as "2s" bounding each call (see [WithTimeout]).
 //   - converter: the name of a method of the same type with signature
 //     func(any) (string, error) that converts the result.
 //   - params: names for a method with several parameters, in order,
@@ -107,6 +109,9 @@ func toolsFrom(obj any) ([]Tool, error) {
 		if spec.returnDirect, err = boolTag(f.Tag, "returnDirect"); err == nil {
 			spec.strict, err = boolTag(f.Tag, "strict")
 		}
+		if err == nil {
+			spec.timeout, err = durationTag(f.Tag, "timeout")
+		}
 		if err != nil {
 			return nil, &DefinitionError{Type: typeName, Method: method, Err: fmt.Errorf("%w: %v", ErrInvalidTool, err)}
 		}
@@ -121,6 +126,18 @@ func toolsFrom(obj any) ([]Tool, error) {
 			Err: fmt.Errorf("%w: no field _ toolcall.Method `tool:\"MethodName\" description:\"...\"` opts a method in", ErrNoTools)}
 	}
 	return tools, nil
+}
+
+func durationTag(tag reflect.StructTag, key string) (time.Duration, error) {
+	s, ok := tag.Lookup(key)
+	if !ok {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("tag %s:%q is not a positive duration such as \"2s\"", key, s)
+	}
+	return d, nil
 }
 
 func boolTag(tag reflect.StructTag, key string) (bool, error) {
@@ -148,6 +165,7 @@ func NewMethod(obj any, method string, opts ...ToolOption) (Tool, error) {
 type methodSpec struct {
 	method, name, description, params, converter string
 	returnDirect, strict                         bool
+	timeout                                      time.Duration
 }
 
 func newMethodTool(obj reflect.Value, spec methodSpec, opts []ToolOption) (Tool, error) {
@@ -167,7 +185,7 @@ func newMethodTool(obj reflect.Value, spec methodSpec, opts []ToolOption) (Tool,
 		}
 		return nil, fail("", fmt.Errorf("%w: %s has no method %s", ErrInvalidTool, typeName, spec.method))
 	}
-	cfg := toolConfig{name: spec.name, description: spec.description, returnDirect: spec.returnDirect, strict: spec.strict}
+	cfg := toolConfig{name: spec.name, description: spec.description, returnDirect: spec.returnDirect, strict: spec.strict, timeout: spec.timeout}
 	if cfg.name == "" {
 		cfg.name = spec.method
 	}
@@ -218,7 +236,7 @@ func newMethodTool(obj reflect.Value, spec methodSpec, opts []ToolOption) (Tool,
 		return nil, withSource(err, typeName, spec.method)
 	}
 	ft0.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
-	ft0.meta = Metadata{ReturnDirect: cfg.returnDirect}
+	ft0.meta = Metadata{ReturnDirect: cfg.returnDirect, Timeout: cfg.timeout}
 	ft0.conv = cfg.converter
 	ft0.args = newArgDecoder(ts, cfg.schema)
 	ft0.ts = ts
@@ -465,7 +483,7 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 		return nil, err
 	}
 	t.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
-	t.meta = Metadata{ReturnDirect: cfg.returnDirect}
+	t.meta = Metadata{ReturnDirect: cfg.returnDirect, Timeout: cfg.timeout}
 	t.conv = cfg.converter
 	t.args = newArgDecoder(ts, cfg.schema)
 	t.ts = ts

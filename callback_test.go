@@ -152,6 +152,12 @@ type badReturnDirect struct {
 
 func (badReturnDirect) A() string { return "" }
 
+type badTimeout struct {
+	_ toolcall.Method `tool:"A" timeout:"soon"`
+}
+
+func (badTimeout) A() string { return "" }
+
 type ptrReceiver struct {
 	_ toolcall.Method `tool:"A"`
 }
@@ -248,6 +254,7 @@ func TestRegistrationErrors(t *testing.T) {
 		{"wrong number of names", from(wrongCount{}), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.wrongCount.WrongCount: unsupported signature: 3 parameter names given for the 2 parameters of func(int, int) int`, ""},
 		{"context not first", methodTool(badSignatures{}, "CtxLast"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.CtxLast: unsupported signature: context.Context is parameter 2 of func(toolcall_test.structArgs1, context.Context) error, it must come first; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
 		{"returnDirect not a boolean", from(badReturnDirect{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badReturnDirect.A: invalid tool: tag returnDirect:"maybe" is not a boolean`, ""},
+		{"timeout not a duration", from(badTimeout{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badTimeout.A: invalid tool: tag timeout:"soon" is not a positive duration such as "2s"`, ""},
 		{"pointer receiver on a value", from(ptrReceiver{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.ptrReceiver.A: invalid tool: method A has a pointer receiver; pass a *toolcall_test.ptrReceiver`, ""},
 		{"converter missing", from(badConverter{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badConverter.A: invalid tool: converter "Missing" must be a method of toolcall_test.badConverter with signature func(any) (string, error)`, ""},
 		{"nil func", func() error {

@@ -989,3 +989,33 @@ func TestConcurrentRegistryAndManager(t *testing.T) {
 	assert.Len(t, reg.Names(), 100)
 	assert.Len(t, req.Messages, 1, "the request is not modified")
 }
+
+type slowTools struct {
+	_ toolcall.Method `tool:"Wait" timeout:"30ms"`
+}
+
+func (slowTools) Wait(ctx context.Context) (string, error) {
+	<-ctx.Done()
+	return "", ctx.Err()
+}
+
+func TestPerToolTimeout(t *testing.T) {
+	t.Parallel()
+	blocked, err := toolcall.NewFunc("blocked", "waits for its context", func(ctx context.Context, _ struct{}) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, toolcall.WithTimeout(20*time.Millisecond))
+	require.NoError(t, err)
+	assert.Equal(t, 20*time.Millisecond, blocked.Metadata().Timeout)
+	quick := toolcall.MustFunc("quick", "quick", func(context.Context, struct{}) (string, error) { return "done", nil })
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "blocked", ``), tt.Call("2", "Wait", ``), tt.Call("3", "quick", ``)), tt.Text("ok"))
+	// The tools' own timeouts win over the client's, which is far longer.
+	resp, err := toolcall.NewClient(model, toolcall.WithToolTimeout(time.Minute)).
+		Prompt("go").Tools(blocked, slowTools{}, quick).Call(context.Background())
+	require.NoError(t, err)
+	require.Len(t, resp.Executions, 3)
+	assert.Equal(t, "timed out after 20ms: context deadline exceeded", resp.Executions[0].Result)
+	assert.Equal(t, "timed out after 30ms: context deadline exceeded", resp.Executions[1].Result)
+	assert.Equal(t, "done", resp.Executions[2].Result)
+	assert.False(t, resp.Executions[2].IsError)
+}

@@ -276,9 +276,13 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 	cc := &callCtx{Context: ctx, converter: cfg.converter, noValidation: cfg.noValidation}
 	cc.state.info = CallInfo{ID: call.ID, Name: def.Name, Round: round, History: hist}
 	var tctx context.Context = cc
-	if cfg.toolTimeout > 0 {
+	timeout := cfg.toolTimeout
+	if d := tool.Metadata().Timeout; d > 0 {
+		timeout = d
+	}
+	if timeout > 0 {
 		var cancel context.CancelFunc
-		tctx, cancel = context.WithTimeout(tctx, cfg.toolTimeout)
+		tctx, cancel = context.WithTimeout(tctx, timeout)
 		defer cancel()
 	}
 	result, err := safeCall(tctx, tool, args)
@@ -295,8 +299,8 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 		te = &ToolError{Err: err}
 	}
 	te.Name, te.CallID = def.Name, call.ID
-	if cfg.toolTimeout > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
-		te.Err = fmt.Errorf("timed out after %s: %w", cfg.toolTimeout, te.Err)
+	if timeout > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
+		te.Err = fmt.Errorf("timed out after %s: %w", timeout, te.Err)
 	}
 	return finish(m.fail(ctx, cfg, &e, te))
 }

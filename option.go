@@ -17,6 +17,7 @@ type toolConfig struct {
 	strict            bool
 	converter         ResultConverter
 	params            []param
+	timeout           time.Duration
 }
 
 type toolOptionFunc func(*toolConfig)
@@ -45,6 +46,12 @@ func WithInputSchema(schema json.RawMessage) ToolOption {
 // caller (see [Metadata]).
 func WithReturnDirect(direct bool) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.returnDirect = direct })
+}
+
+// WithTimeout bounds each call of the tool, overriding the client's or
+// manager's [WithToolTimeout]. Zero keeps theirs.
+func WithTimeout(d time.Duration) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.timeout = max(d, 0) })
 }
 
 // WithStrict turns on the strict schema variant for the tool: every

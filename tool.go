@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // A Tool is a function the model can call.
@@ -37,6 +38,9 @@ type Metadata struct {
 	// ReturnDirect sends the tool's result straight to the caller instead of
 	// back to the model, when every tool called in a response has it.
 	ReturnDirect bool
+	// Timeout bounds each call of the tool; zero leaves it to the
+	// client's or manager's [WithToolTimeout].
+	Timeout time.Duration
 }
 
 // emptySchema is the input schema of a tool without parameters.
@@ -72,7 +76,7 @@ func NewTool(def Definition, call func(ctx context.Context, arguments json.RawMe
 	}
 	return &rawTool{
 		def:   Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict},
-		meta:  Metadata{ReturnDirect: cfg.returnDirect},
+		meta:  Metadata{ReturnDirect: cfg.returnDirect, Timeout: cfg.timeout},
 		call:  call,
 		check: check,
 	}, nil
