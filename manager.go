@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -117,6 +119,10 @@ func sameTool(a, b Tool) bool {
 // [WithUnknownToolPolicy]). Calls run concurrently, bounded by
 // [WithConcurrency]; a single call runs on the caller's goroutine.
 //
+// A call without an id gets "call_<index>" and a repeated id a "_<n>"
+// suffix, in the History and the Executions alike, so every tool message
+// answers one call.
+//
 // Tool failures are reported to the model by default (see
 // [WithToolErrorHandler]). Execute returns an error only when the policy
 // aborts or ctx ends; the Execution is then still returned, and its History
@@ -141,10 +147,11 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *Request, resp 
 
 // execute is Execute with the client's configuration and round.
 func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, history []Message, resp *ModelResponse, round int) (*Execution, error) {
-	calls := resp.Message.ToolCalls
+	calls := uniqueCallIDs(resp.Message.ToolCalls)
 	hist := make([]Message, 0, len(history)+1+len(calls))
 	hist = append(hist, history...)
 	hist = append(hist, resp.Message)
+	hist[len(hist)-1].ToolCalls = calls
 	ex := &Execution{Executions: make([]ToolExecution, len(calls))}
 	var abort error
 	if len(calls) == 1 || cfg.concurrency == 1 {
@@ -217,6 +224,31 @@ func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, tools []
 	}
 	wg.Wait()
 	return abort
+}
+
+// uniqueCallIDs gives a call without an id "call_<index>" and a repeated id
+// a "_<n>" suffix, as the providers do, so that every tool message answers
+// one call and the history stays valid to resend. calls is copied only when
+// something changes.
+func uniqueCallIDs(calls []ToolCall) []ToolCall {
+	cur := calls
+	for i := range calls {
+		id := cur[i].ID
+		if id == "" {
+			id = "call_" + strconv.Itoa(i)
+		}
+		base := id
+		for n := 1; slices.ContainsFunc(cur[:i], func(c ToolCall) bool { return c.ID == id }); n++ {
+			id = base + "_" + strconv.Itoa(n)
+		}
+		if id != cur[i].ID {
+			if &cur[0] == &calls[0] {
+				cur = slices.Clone(calls)
+			}
+			cur[i].ID = id
+		}
+	}
+	return cur
 }
 
 // notRun is the record of a call skipped because the call was aborted.

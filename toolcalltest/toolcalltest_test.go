@@ -212,3 +212,41 @@ func TestWireJSON(t *testing.T) {
 	assert.JSONEq(t, `{"model":"m","messages":[{"role":"user","content":"hi"}],
 		"temperature":0.2,"max_tokens":100,"parallel_tool_calls":false,"stop":["END"],"user":"u1"}`, string(wire))
 }
+
+func TestCheckHistory(t *testing.T) {
+	user := toolcall.UserMessage("go")
+	call := func(ids ...string) toolcall.Message {
+		var calls []toolcall.ToolCall
+		for _, id := range ids {
+			calls = append(calls, toolcalltest.Call(id, "ping", `{}`))
+		}
+		return toolcall.AssistantMessage("", calls...)
+	}
+	answer := func(id, name string) toolcall.Message {
+		return toolcall.Message{Role: toolcall.RoleTool, ToolCallID: id, ToolName: name, Content: "pong"}
+	}
+	for _, tc := range []struct {
+		name string
+		msgs []toolcall.Message
+		want string
+	}{
+		{"empty", nil, ""},
+		{"answered", []toolcall.Message{user, call("a", "b"), answer("b", "ping"), answer("a", ""), toolcall.AssistantMessage("done")}, ""},
+		{"unanswered", []toolcall.Message{user, call("a", "b"), answer("a", "ping")}, `message 1: call "b" to ping has no tool message`},
+		{"answered twice", []toolcall.Message{user, call("a"), answer("a", "ping"), answer("a", "ping")}, `message 3: tool message for call "a", which message 1 does not make or has answered`},
+		{"orphan", []toolcall.Message{user, answer("a", "ping")}, `message 1: tool message for call "a" answers no call`},
+		{"after text", []toolcall.Message{user, call("a"), answer("a", "ping"), toolcall.AssistantMessage("x"), answer("a", "ping")}, `message 4: tool message for call "a" answers no call`},
+		{"no id", []toolcall.Message{user, call("")}, "message 1: a call of ping has no id"},
+		{"repeated id", []toolcall.Message{user, call("a", "a")}, `message 1: call id "a" appears twice`},
+		{"wrong tool name", []toolcall.Message{user, call("a"), answer("a", "pong")}, `message 2: tool message names pong, the call "a" is to ping`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := toolcalltest.CheckHistory(tc.msgs)
+			if tc.want == "" {
+				require.NoError(t, err)
+			} else {
+				require.EqualError(t, err, tc.want)
+			}
+		})
+	}
+}

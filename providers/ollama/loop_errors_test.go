@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/providers/ollama"
+	"github.com/toolcall-go/toolcall/toolcalltest"
 )
 
 // A loopReply is one scripted answer of the server of TestLoopBadServer.
@@ -130,36 +131,6 @@ func (h *hookLog) modelCalls() []toolcall.ModelCall {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]toolcall.ModelCall(nil), h.models...)
-}
-
-// requireValidHistory fails unless msgs can be sent to a model again:
-// every assistant tool call has an id of its own and is answered by
-// exactly one of the tool messages that follow it, with the same id and
-// tool name, and no tool message answers anything else.
-func requireValidHistory(t *testing.T, msgs []toolcall.Message) {
-	t.Helper()
-	require.NotEmpty(t, msgs)
-	for i := 0; i < len(msgs); i++ {
-		m := msgs[i]
-		require.NotEqual(t, toolcall.RoleTool, m.Role, "message %d: a tool message that answers no call", i)
-		if m.Role != toolcall.RoleAssistant || len(m.ToolCalls) == 0 {
-			continue
-		}
-		pending := map[string]string{} // id -> tool name
-		for _, c := range m.ToolCalls {
-			require.NotEmpty(t, c.ID, "message %d: a call without id", i)
-			require.NotContains(t, pending, c.ID, "message %d: call id %q twice", i, c.ID)
-			pending[c.ID] = c.Name
-		}
-		for i+1 < len(msgs) && msgs[i+1].Role == toolcall.RoleTool {
-			i++
-			name, ok := pending[msgs[i].ToolCallID]
-			require.True(t, ok, "message %d: tool message for %q, which is not a pending call", i, msgs[i].ToolCallID)
-			assert.Equal(t, name, msgs[i].ToolName, "message %d: tool name", i)
-			delete(pending, msgs[i].ToolCallID)
-		}
-		require.Empty(t, pending, "calls of message %d without a tool message", i)
-	}
 }
 
 // TestLoopBadServer runs the client's whole loop, Call and Stream, against
@@ -342,7 +313,7 @@ func TestLoopBadServer(t *testing.T) {
 					assert.NoError(t, e.Err)
 					assert.Equal(t, 1, e.Round)
 				}
-				requireValidHistory(t, resp.History)
+				require.NoError(t, toolcalltest.CheckHistory(resp.History))
 				assert.Equal(t, int32(2), runs.Load(), "the tool ran for the first round's calls only")
 				if stream {
 					assert.Equal(t, len(resp.Executions), results, "an EventToolResult per execution")
