@@ -239,3 +239,30 @@ var encoderPool = sync.Pool{New: func() any {
 	e.enc.SetEscapeHTML(false)
 	return e
 }}
+
+// nestingExceeds reports whether arrays and objects in the JSON text data
+// nest deeper than limit. Only a lowered limit needs this pass: the
+// validator enforces the default as it walks.
+func nestingExceeds(data []byte, limit int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > limit {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
+}

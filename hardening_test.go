@@ -89,6 +89,8 @@ func TestBadInputTable(t *testing.T) {
 		{"case-mismatched field", "Echo", `{"Text":"a"}`, `invalid arguments for tool "Echo": Text: unknown field; remove it; text: required field is missing`, true, nil},
 		{"deep nesting in an unknown field", "Echo", `{"text":"a","x":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`, `invalid arguments for tool "Echo": x: unknown field; remove it`, true, nil},
 		{"nesting past the limit", "Echo", `{"text":"a","x":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`, `invalid arguments for tool "Echo": x` + strings.Repeat("[0]", 10000) + `: arguments are not valid JSON: nesting deeper than 10000 levels`, true, nil},
+		{"nesting past a lowered limit", "Echo", `{"text":"[[[[","x":[[[1]]]}`, `invalid arguments for tool "Echo": arrays and objects nest more than 3 levels deep, the limit`, true, []toolcall.Option{toolcall.WithMaxArgumentDepth(3)}},
+		{"nesting at a lowered limit", "Echo", `{"text":"[{[{\"]]]]}"}`, `[{[{"]]]]}`, false, []toolcall.Option{toolcall.WithMaxArgumentDepth(1)}},
 		{"arguments over the size limit", "Echo", `{"text":"` + long + `"}`, `invalid arguments for tool "Echo": arguments are 211 bytes long, the limit is 100`, true, []toolcall.Option{toolcall.WithMaxArgumentBytes(100)}},
 		{"result over the size limit", "Big", ``, strings.Repeat("é", 5) + "\n[truncated: result was 2000 bytes, limit 11]", false, []toolcall.Option{toolcall.WithMaxResultBytes(11)}},
 		{"hallucinated tool", "Nope", `{}`, `tool "Nope" does not exist; available tools: Echo, Big, Ping`, true, nil},

@@ -299,6 +299,11 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 			Message: fmt.Sprintf("arguments are %d bytes long, the limit is %d", len(args), cfg.maxArgumentBytes)}}}
 		return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: ae}))
 	}
+	if cfg.maxArgumentDepth < maxDepth && nestingExceeds(args, cfg.maxArgumentDepth) {
+		ae := &ArgumentError{Tool: def.Name, Violations: []Violation{{Rule: "maxDepth",
+			Message: fmt.Sprintf("arrays and objects nest more than %d levels deep, the limit", cfg.maxArgumentDepth)}}}
+		return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: ae}))
+	}
 	if v := validatorFor(tool, def); v != nil && !cfg.noValidation {
 		if err := v.Validate(def.Name, args); err != nil {
 			return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: err}))

@@ -86,6 +86,7 @@ type config struct {
 	toolTimeout      time.Duration
 	converter        ResultConverter
 	maxArgumentBytes int
+	maxArgumentDepth int
 	maxResultBytes   int
 	noValidation     bool
 	strict           bool
@@ -109,6 +110,7 @@ func defaultConfig() config {
 		concurrency:      DefaultConcurrency,
 		maxIterations:    DefaultMaxIterations,
 		maxArgumentBytes: DefaultMaxArgumentBytes,
+		maxArgumentDepth: DefaultMaxArgumentDepth,
 		maxResultBytes:   DefaultMaxResultBytes,
 	}
 }
@@ -117,6 +119,9 @@ func defaultConfig() config {
 const (
 	DefaultMaxArgumentBytes = 1 << 20 // 1 MiB of arguments per call
 	DefaultMaxResultBytes   = 1 << 20 // 1 MiB of result text per call
+	// DefaultMaxArgumentDepth is the deepest nesting of arrays and objects
+	// in arguments, and also the most [WithMaxArgumentDepth] allows.
+	DefaultMaxArgumentDepth = 10000
 )
 
 // A ToolErrorHandler decides what a failed tool call becomes: a text for the
@@ -203,6 +208,18 @@ func WithResultConverter(conv ResultConverter) Option {
 // limit. Default [DefaultMaxArgumentBytes].
 func WithMaxArgumentBytes(n int) Option {
 	return optionFunc(func(c *config) { c.maxArgumentBytes = n })
+}
+
+// WithMaxArgumentDepth bounds how deeply arrays and objects may nest in
+// one call's arguments; deeper arguments are refused and the model is told
+// the limit. n < 1 or above [DefaultMaxArgumentDepth] means the default.
+func WithMaxArgumentDepth(n int) Option {
+	return optionFunc(func(c *config) {
+		if n < 1 || n > DefaultMaxArgumentDepth {
+			n = DefaultMaxArgumentDepth
+		}
+		c.maxArgumentDepth = n
+	})
 }
 
 // WithMaxResultBytes bounds the size of one tool result; a longer result is

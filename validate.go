@@ -289,7 +289,7 @@ type seg struct {
 const maxViolations = 10
 
 // maxDepth bounds the nesting of arguments the validator walks.
-const maxDepth = 10000
+const maxDepth = DefaultMaxArgumentDepth
 
 // validation is the state of one pass. It is pooled: the happy path
 // allocates nothing.
