@@ -122,6 +122,9 @@ func violationOf(err error) Violation {
 		if errors.Is(se.Err, json2.ErrUnknownName) {
 			return Violation{Path: path, Rule: "additionalProperties", Message: "unknown field; remove it"}
 		}
+		if se.GoType != nil && se.Err != nil && decodesItself(se.GoType) {
+			return Violation{Path: path, Rule: "type", Message: se.Err.Error()} // its own words
+		}
 		if se.GoType != nil && se.JSONKind != 0 {
 			want := jsonTypeName(se.GoType)
 			got := kindName(se.JSONKind)
@@ -182,7 +185,7 @@ func jsonTypeName(t reflect.Type) string {
 	case reflect.String:
 		return "string"
 	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !decodesItself(t) {
 			return "base64 string" // encoding/json's form of []byte
 		}
 		return "array"
@@ -265,4 +268,10 @@ func nestingExceeds(data []byte, limit int) bool {
 		}
 	}
 	return false
+}
+
+// decodesItself reports whether t reads its own JSON or text form.
+func decodesItself(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return p.Implements(jsonUnmarshalerType) || p.Implements(textUnmarshalerType)
 }

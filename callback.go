@@ -134,7 +134,7 @@ func durationTag(tag reflect.StructTag, key string) (time.Duration, error) {
 		return 0, nil
 	}
 	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
+	if err != nil || d <= 0 {
 		return 0, fmt.Errorf("tag %s:%q is not a positive duration such as \"2s\"", key, s)
 	}
 	return d, nil
@@ -325,7 +325,7 @@ func positionalStruct(ft reflect.Type, idx []int, params []param) (reflect.Type,
 	seen := map[string]bool{}
 	for i, pi := range idx {
 		p := params[i]
-		if p.name == "" || strings.ContainsAny(p.name, "\"\\,` \t\r\n") {
+		if p.name == "" || p.name == "-" || strings.ContainsAny(p.name, "\"\\,` \t\r\n") {
 			return nil, fmt.Errorf("%w: parameter %d needs a name without quotes, commas, backslashes or spaces, got %q", ErrInvalidTool, i+1, p.name)
 		}
 		if seen[p.name] {

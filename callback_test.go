@@ -2,11 +2,13 @@ package toolcall_test
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
@@ -158,6 +160,12 @@ type badTimeout struct {
 
 func (badTimeout) A() string { return "" }
 
+type zeroTimeout struct {
+	_ toolcall.Method `tool:"A" timeout:"0s"`
+}
+
+func (zeroTimeout) A() string { return "" }
+
 type ptrReceiver struct {
 	_ toolcall.Method `tool:"A"`
 }
@@ -245,6 +253,11 @@ func TestRegistrationErrors(t *testing.T) {
 			_, err := toolcall.NewMethod(Calculator{}, "Sum", toolcall.WithParams(`a"`, "b"))
 			return err
 		}, toolcall.ErrInvalidTool, `toolcall: toolcall_test.Calculator.Sum: invalid tool: parameter 1 needs a name without quotes, commas, backslashes or spaces, got "a\""`, ""},
+		{"parameter named -", func() error {
+			_, err := toolcall.NewMethod(Calculator{}, "Sum", toolcall.WithParams("-", "b"))
+			return err
+		}, toolcall.ErrInvalidTool, `toolcall: toolcall_test.Calculator.Sum: invalid tool: parameter 1 needs a name without quotes, commas, backslashes or spaces, got "-"`, ""},
+		{"zero timeout", from(zeroTimeout{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.zeroTimeout.A: invalid tool: tag timeout:"0s" is not a positive duration such as "2s"`, ""},
 		{"arguments not a struct", funcTool[int](), toolcall.ErrUnsupportedType, `toolcall: tool "f": unsupported parameter type: arguments must be a struct, got int`, ""},
 		{"two struct parameters", methodTool(badSignatures{}, "TwoStructs"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.TwoStructs: unsupported signature: 2 struct parameters in func(toolcall_test.structArgs1, toolcall_test.structArgs2) error: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
 		{"two struct parameters by tags", from(onlyOne{}), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.onlyOne.TwoStructs: unsupported signature: 2 struct parameters in func(toolcall_test.structArgs1, toolcall_test.structArgs2) error: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
@@ -500,4 +513,53 @@ func TestValidName(t *testing.T) {
 	for _, bad := range []string{"", "get weather", "a.b", "é", strings.Repeat("a", 65), "tool\x00"} {
 		assert.False(t, toolcall.ValidName(bad), bad)
 	}
+}
+
+type embeddedBase struct{ id int }
+
+type withEmbedded struct {
+	sync.Mutex
+	embeddedBase
+	Name   string `json:"name"`
+	secret string `jsonschema:"-"`
+}
+
+type hexBytes []byte
+
+func (h *hexBytes) UnmarshalText(text []byte) error {
+	b, err := hex.DecodeString(string(text))
+	if err != nil {
+		return errors.New("not hex")
+	}
+	*h = b
+	return nil
+}
+
+func TestUnexportedPartsThatAreFine(t *testing.T) {
+	t.Parallel()
+	// Embedded structs with only unexported fields (a mutex, a base) add
+	// nothing to the schema and are not errors; nor is a jsonschema:"-"
+	// tag on an unexported field.
+	tool, err := toolcall.NewFunc("who", "who", func(_ context.Context, in *withEmbedded) (string, error) {
+		in.Lock()
+		defer in.Unlock()
+		return in.Name + in.secret, nil
+	})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`, string(tool.Definition().InputSchema))
+	out, err := tool.Call(context.Background(), json.RawMessage(`{"name":"bob"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "bob", out)
+
+	// A named []byte that reads itself is not base64: its own error shows.
+	hexTool := toolcall.MustFunc("hex", "hex", func(_ context.Context, in struct {
+		H hexBytes `json:"h"`
+	}) (int, error) {
+		return len(in.H), nil
+	})
+	out, err = hexTool.Call(context.Background(), json.RawMessage(`{"h":"0a0b"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "2", out)
+	_, err = hexTool.Call(context.Background(), json.RawMessage(`{"h":"zz"}`))
+	require.EqualError(t, err, `invalid arguments for tool "hex": h: not hex`)
 }

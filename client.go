@@ -333,15 +333,18 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 		resp.Rounds = round
 		start := time.Now()
 		mr, err := chat(ctx, req)
+		if err == nil && mr == nil {
+			err = fmt.Errorf("%w: model returned no response", ErrBadResponse)
+		}
+		if err == nil {
+			mr = withUniqueCallIDs(mr)
+		}
 		if hooks.AfterModel != nil {
 			mc := ModelCall{Round: round, Request: req, Err: err, Duration: time.Since(start)}
 			if err == nil {
 				mc.Response = mr
 			}
 			hooks.AfterModel(ctx, mc)
-		}
-		if err == nil && mr == nil {
-			err = fmt.Errorf("%w: model returned no response", ErrBadResponse)
 		}
 		if err != nil {
 			resp.History = req.Messages

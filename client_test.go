@@ -1008,3 +1008,71 @@ func TestPerToolTimeout(t *testing.T) {
 	assert.Equal(t, "done", resp.Executions[2].Result)
 	assert.False(t, resp.Executions[2].IsError)
 }
+
+func TestCallsWithoutIDs(t *testing.T) {
+	t.Parallel()
+	// A model that sends no ids (or repeats one) gets unique ones, the same
+	// in the stream's events, the executions, the response and the history.
+	script := func() *tt.Model {
+		return tt.NewModel(tt.ToolCalls(tt.Call("", "Sum", `{"a":1,"b":2}`), tt.Call("", "Sum", `{"a":3,"b":4}`), tt.Call("x", "Sum", `{"a":0,"b":0}`), tt.Call("x", "Sum", `{"a":0,"b":1}`)), tt.Text("done"))
+	}
+	want := []string{"call_0", "call_1", "x", "x_1"}
+	client := toolcall.NewClient(script())
+	var events []string
+	var resp *toolcall.Response
+	for ev, err := range client.Prompt("go").Tools(Calculator{}).Stream(context.Background()) {
+		require.NoError(t, err)
+		switch ev.Kind {
+		case toolcall.EventToolCall:
+			events = append(events, "call "+ev.ToolCall.ID)
+		case toolcall.EventToolResult:
+			events = append(events, "result "+ev.Execution.Call.ID)
+		case toolcall.EventDone:
+			resp = ev.Response
+		}
+	}
+	assert.Equal(t, []string{"call call_0", "call call_1", "call x", "call x_1", "result call_0", "result call_1", "result x", "result x_1"}, events)
+	require.NotNil(t, resp)
+	var ids []string
+	for _, c := range resp.Intermediate[0].Message.ToolCalls {
+		ids = append(ids, c.ID)
+	}
+	assert.Equal(t, want, ids)
+	assertValidHistory(t, resp.History)
+
+	model := script()
+	resp, err := toolcall.NewClient(model).Prompt("go").Tools(Calculator{}).Call(context.Background())
+	require.NoError(t, err)
+	assertValidHistory(t, resp.History)
+	assert.Equal(t, "", model.Requests()[0].Messages[0].ToolCallID)
+	sent := model.Requests()[1].Messages
+	for i, id := range want {
+		assert.Equal(t, id, sent[1].ToolCalls[i].ID)
+		assert.Equal(t, id, sent[2+i].ToolCallID)
+	}
+}
+
+func TestNilReplyReachesAfterModel(t *testing.T) {
+	t.Parallel()
+	var seen []error
+	model := tt.NewFuncModel(func(*toolcall.Request) (*toolcall.ModelResponse, error) { return nil, nil })
+	client := toolcall.NewClient(model, toolcall.WithHooks(toolcall.Hooks{
+		AfterModel: func(_ context.Context, mc toolcall.ModelCall) { seen = append(seen, mc.Err) },
+	}))
+	_, err := client.Prompt("go").Call(context.Background())
+	require.ErrorIs(t, err, toolcall.ErrBadResponse)
+	require.Len(t, seen, 1)
+	assert.ErrorIs(t, seen[0], toolcall.ErrBadResponse)
+}
+
+func TestZeroValueManager(t *testing.T) {
+	t.Parallel()
+	var m toolcall.Manager
+	tools, err := toolcall.ToolsFrom(Calculator{})
+	require.NoError(t, err)
+	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}}
+	ex, err := m.Execute(context.Background(), tools, req, tt.ToolCalls(tt.Call("1", "Sum", `{"a":[[1]],"b":2}`), tt.Call("2", "Sum", `{"a":1,"b":2}`)).Response)
+	require.NoError(t, err)
+	assert.Equal(t, `invalid arguments for tool "Sum": a: expected number, got array`, ex.Executions[0].Result)
+	assert.Equal(t, "3", ex.Executions[1].Result)
+}

@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"maps"
 	"slices"
@@ -92,6 +93,11 @@ type callCtx struct {
 	state        callState
 	converter    ResultConverter
 	noValidation bool
+}
+
+// String keeps the history and settings out of printed contexts.
+func (c *callCtx) String() string {
+	return fmt.Sprintf("%v.WithToolCall(%s)", c.Context, c.state.info.Name)
 }
 
 // Value answers the call's keys and defers the rest to the caller's

@@ -24,7 +24,7 @@ const DefaultConcurrency = 16
 // program that drives its own loop calls directly.
 //
 // A Manager holds only its configuration and is safe for concurrent use by
-// multiple goroutines.
+// multiple goroutines. The zero Manager works as NewManager() does.
 type Manager struct {
 	cfg config
 }
@@ -133,8 +133,13 @@ func sameTool(a, b Tool) bool {
 // their [CallInfo] is one more than the number of assistant messages with
 // tool calls in req.
 func (m *Manager) Execute(ctx context.Context, tools []Tool, req *Request, resp *ModelResponse) (*Execution, error) {
-	if m.cfg.toolContext.Len() > 0 {
-		ctx = ContextWithToolContext(ctx, m.cfg.toolContext.Merge(ToolContextFrom(ctx)))
+	cfg := &m.cfg
+	if !cfg.set {
+		d := defaultConfig()
+		cfg = &d
+	}
+	if cfg.toolContext.Len() > 0 {
+		ctx = ContextWithToolContext(ctx, cfg.toolContext.Merge(ToolContextFrom(ctx)))
 	}
 	round := 1
 	for _, msg := range req.Messages {
@@ -142,7 +147,7 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *Request, resp 
 			round++
 		}
 	}
-	return m.execute(ctx, &m.cfg, tools, req.Messages, resp, round)
+	return m.execute(ctx, cfg, tools, req.Messages, resp, round)
 }
 
 // execute is Execute with the client's configuration and round.
@@ -251,6 +256,18 @@ func uniqueCallIDs(calls []ToolCall) []ToolCall {
 	return cur
 }
 
+// withUniqueCallIDs returns mr, or a copy whose calls have the ids
+// [uniqueCallIDs] gives them; the model's reply is never modified.
+func withUniqueCallIDs(mr *ModelResponse) *ModelResponse {
+	calls := uniqueCallIDs(mr.Message.ToolCalls)
+	if len(calls) == 0 || &calls[0] == &mr.Message.ToolCalls[0] {
+		return mr
+	}
+	c := *mr
+	c.Message.ToolCalls = calls
+	return &c
+}
+
 // notRun is the record of a call skipped because the call was aborted.
 func notRun(call ToolCall, round int) ToolExecution {
 	return ToolExecution{Call: call, Round: round, IsError: true,
@@ -299,7 +316,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 			Message: fmt.Sprintf("arguments are %d bytes long, the limit is %d", len(args), cfg.maxArgumentBytes)}}}
 		return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: ae}))
 	}
-	if cfg.maxArgumentDepth < maxDepth && nestingExceeds(args, cfg.maxArgumentDepth) {
+	if cfg.maxArgumentDepth > 0 && cfg.maxArgumentDepth < maxDepth && nestingExceeds(args, cfg.maxArgumentDepth) {
 		ae := &ArgumentError{Tool: def.Name, Violations: []Violation{{Rule: "maxDepth",
 			Message: fmt.Sprintf("arrays and objects nest more than %d levels deep, the limit", cfg.maxArgumentDepth)}}}
 		return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: ae}))

@@ -412,6 +412,7 @@ type typeWalker struct {
 	edges       map[reflect.Type][]reflect.Type
 	active      map[reflect.Type]bool // named non-struct types being walked
 	hasDuration bool
+	embedding   bool // the next struct walked is embedded: its fields merge into the outer one
 }
 
 func (w *typeWalker) defName(t reflect.Type) string {
@@ -434,6 +435,10 @@ func sanitizeName(s string) string {
 // walk visits t at the parameter path path. owner is the nearest named
 // struct above t, for the recursion graph.
 func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error {
+	embedded := w.embedding
+	if t.Kind() != reflect.Pointer {
+		w.embedding = false
+	}
 	if t == durationType {
 		w.hasDuration = true
 		return nil
@@ -511,7 +516,7 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 					return w.unsupported(strings.TrimPrefix(path+"."+f.Name, "."),
 						"unexported field with a json tag (encoding/json ignores unexported fields; export it)")
 				}
-				if _, ok := f.Tag.Lookup("jsonschema"); ok {
+				if tag, ok := f.Tag.Lookup("jsonschema"); ok && tag != "-" {
 					return w.unsupported(strings.TrimPrefix(path+"."+f.Name, "."),
 						"unexported field with a jsonschema tag (encoding/json ignores unexported fields; export it)")
 				}
@@ -536,11 +541,12 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 			} else if path != "" {
 				fp = path + "." + name
 			}
+			w.embedding = f.Anonymous && tag == ""
 			if err := w.walk(f.Type, fp, owner); err != nil {
 				return err
 			}
 		}
-		if visible == 0 && t.NumField() > 0 {
+		if visible == 0 && t.NumField() > 0 && !embedded {
 			return w.unsupported(path, fmt.Sprintf("%s has only unexported fields, which encoding/json ignores: the model could pass nothing; export them", t))
 		}
 		return nil

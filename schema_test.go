@@ -907,4 +907,17 @@ func TestCustomTypesDecode(t *testing.T) {
 	got, err = tags.Call(context.Background(), json.RawMessage(`{"renamed_field":"a","NoTag":"b","as_string":"5"}`))
 	require.NoError(t, err)
 	assert.Equal(t, "5", got)
+
+	when := toolcall.MustFunc("when", "d", func(_ context.Context, a struct {
+		When time.Time `json:"when"`
+	}) (string, error) {
+		return a.When.Format(time.DateOnly), nil
+	})
+	got, err = when.Call(context.Background(), json.RawMessage(`{"when":"2026-11-23T10:00:00Z"}`))
+	require.NoError(t, err)
+	assert.Equal(t, "2026-11-23", got)
+	_, err = when.Call(context.Background(), json.RawMessage(`{"when":7}`))
+	require.EqualError(t, err, `invalid arguments for tool "when": when: expected string, got number`)
+	_, err = when.Call(context.Background(), json.RawMessage(`{"when":"yesterday"}`))
+	require.EqualError(t, err, `invalid arguments for tool "when": when: must be an RFC 3339 date-time such as 2006-01-02T15:04:05Z`)
 }

@@ -72,6 +72,7 @@ func (p *Prompt) Stream(ctx context.Context) iter.Seq2[Event, error] {
 			if err != nil || mr == nil {
 				return mr, err
 			}
+			mr = withUniqueCallIDs(mr) // the events carry the ids the results will
 			for _, tc := range mr.Message.ToolCalls {
 				if !emit(Event{Kind: EventToolCall, ToolCall: tc}) {
 					return nil, ErrStreamStopped

@@ -292,8 +292,8 @@ func WireJSON(req *toolcall.Request) []byte {
 // every assistant tool call must have an id of its own and be answered by
 // exactly one of the tool messages right after its message, with the same
 // id (and tool name, where the tool message names one), and no tool message
-// may answer anything else. A history a [toolcall.Client] returns, also
-// with an error, passes.
+// may answer anything else. A history a [toolcall.Client] returns with tool
+// execution on passes, also with an error.
 func CheckHistory(msgs []toolcall.Message) error {
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]
