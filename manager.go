@@ -157,7 +157,17 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 	hist = append(hist, history...)
 	hist = append(hist, resp.Message)
 	hist[len(hist)-1].ToolCalls = calls
-	ex := &Execution{Executions: make([]ToolExecution, len(calls))}
+	var ex *Execution
+	if len(calls) == 1 { // the common case, in one allocation
+		one := &struct {
+			ex   Execution
+			exec [1]ToolExecution
+		}{}
+		one.ex.Executions = one.exec[:]
+		ex = &one.ex
+	} else {
+		ex = &Execution{Executions: make([]ToolExecution, len(calls))}
+	}
 	var abort error
 	if len(calls) == 1 || cfg.concurrency == 1 {
 		for i, call := range calls {
