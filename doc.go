@@ -27,9 +27,9 @@
 // Three ways, all giving a [Tool]:
 //
 //   - Method tools: a struct opts its methods in with blank [Method] fields
-//     whose tags give name, description, returnDirect, params and converter;
-//     [ToolsFrom] turns the object into tools. A method is never a tool by
-//     accident.
+//     whose tags give name, description, returnDirect, strict, timeout,
+//     params and converter; [ToolsFrom] turns the object into tools. A method
+//     is never a tool by accident.
 //   - Function tools: [NewFunc] turns a func(ctx, In) (Out, error) into a
 //     tool; the parameters are In's fields.
 //   - Custom tools: [NewTool] with a hand-written [Definition], or any type
