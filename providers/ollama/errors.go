@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/httpline"
 )
 
 const providerName = "ollama"
@@ -30,7 +30,7 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 		StatusCode: resp.StatusCode,
 		Model:      model,
 		Message:    msg,
-		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()),
+		RetryAfter: httpline.RetryAfter(resp.Header.Get("Retry-After"), time.Now()),
 		Err:        toolcall.StatusError(resp.StatusCode),
 	}
 	switch {
@@ -115,22 +115,4 @@ func jsonProblem(err error) string {
 		return fmt.Sprintf("field %q: expected %s, got JSON %s", typ.Field, typ.Type, typ.Value)
 	}
 	return err.Error()
-}
-
-// retryAfter parses an HTTP Retry-After header: seconds or an HTTP date.
-func retryAfter(h string, now time.Time) time.Duration {
-	h = strings.TrimSpace(h)
-	if h == "" {
-		return 0
-	}
-	if s, err := strconv.Atoi(h); err == nil {
-		if s > 0 {
-			return time.Duration(s) * time.Second
-		}
-		return 0
-	}
-	if t, err := http.ParseTime(h); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
 }

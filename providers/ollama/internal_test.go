@@ -3,7 +3,6 @@ package ollama
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -71,15 +70,4 @@ func TestSyntheticIDsAreUnique(t *testing.T) {
 	_, third := a.addCall(wireCall{Function: wireFunction{Name: "z"}})
 	assert.Equal(t, "call_1_1", second.ID)
 	assert.Equal(t, "call_2", third.ID)
-}
-
-func TestRetryAfter(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	assert.Equal(t, time.Duration(0), retryAfter("", now))
-	assert.Equal(t, 30*time.Second, retryAfter("30", now))
-	assert.Equal(t, time.Duration(0), retryAfter("-5", now))
-	assert.Equal(t, 90*time.Second, retryAfter("Sun, 22 Nov 2026 12:01:30 GMT", now))
-	assert.Equal(t, time.Duration(0), retryAfter("Sun, 22 Nov 2026 11:00:00 GMT", now))
-	assert.Equal(t, time.Duration(0), retryAfter("soon", now))
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/httpline"
 )
 
 // DefaultBaseURL is the server used when neither Config.BaseURL nor
@@ -188,9 +189,9 @@ func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(to
 	br := bufio.NewReaderSize(resp.Body, 64<<10)
 	var a assembler
 	for {
-		line, readErr := readLine(br)
+		line, readErr := httpline.Read(br)
 		if readErr != nil && readErr != io.EOF {
-			if errors.Is(readErr, errLineTooLong) {
+			if errors.Is(readErr, httpline.ErrTooLong) {
 				return nil, badResponse(model, resp.StatusCode, "stream line longer than 16 MiB")
 			}
 			return nil, m.transportError(ctx, model, resp.StatusCode, readErr)
@@ -226,36 +227,6 @@ func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(to
 		}
 	}
 }
-
-var errLineTooLong = errors.New("line too long")
-
-// readLine returns the next line, newline included. At the end of the
-// body it returns the unterminated rest with io.EOF; after any other read
-// error the partial line is dropped, so a cut connection is not mistaken
-// for a malformed line.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(line)+len(chunk) > maxLine {
-			return nil, errLineTooLong
-		}
-		line = append(line, chunk...)
-		switch err {
-		case nil:
-			return line, nil
-		case bufio.ErrBufferFull:
-			continue
-		case io.EOF:
-			return line, io.EOF
-		default:
-			return nil, err
-		}
-	}
-}
-
-// maxLine bounds one NDJSON line, so a broken server cannot exhaust memory.
-const maxLine = 16 << 20
 
 // post sends body and returns a 2xx response; any other status is read and
 // turned into a *toolcall.ProviderError.

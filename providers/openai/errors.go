@@ -16,6 +16,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/httpline"
 )
 
 const providerName = "openai"
@@ -211,24 +212,10 @@ func decodeProblem(what string, err error) string {
 }
 
 // retryAfter reads how long the server asks to wait: OpenAI's
-// retry-after-ms, else the HTTP Retry-After header in seconds or as an
-// HTTP date.
+// retry-after-ms, else the HTTP Retry-After header.
 func retryAfter(h http.Header, now time.Time) time.Duration {
 	if ms, err := strconv.ParseFloat(strings.TrimSpace(h.Get("Retry-After-Ms")), 64); err == nil && ms > 0 && ms < 1e12 {
 		return time.Duration(ms * float64(time.Millisecond))
 	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s > 0 && s < 1e9 {
-			return time.Duration(s * float64(time.Second))
-		}
-		return 0
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
+	return httpline.RetryAfter(h.Get("Retry-After"), now)
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/httpline"
 )
 
 // Stream sends req with "stream": true, yields each piece of text and each
@@ -41,9 +42,9 @@ func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(to
 	var a assembler
 	errorEvent := false // the event being read was announced as "event: error"
 	for {
-		line, readErr := readLine(br)
+		line, readErr := httpline.Read(br)
 		if readErr != nil && readErr != io.EOF {
-			if errors.Is(readErr, errLineTooLong) {
+			if errors.Is(readErr, httpline.ErrTooLong) {
 				return nil, m.badResponse(model, resp.StatusCode, "stream line longer than 16 MiB")
 			}
 			return nil, m.transportError(ctx, model, resp.StatusCode, readErr)
@@ -170,37 +171,4 @@ func sseLine(line []byte) ([]byte, sseField) {
 		return value, fieldEvent
 	}
 	return nil, fieldOther
-}
-
-var errLineTooLong = errors.New("line too long")
-
-// maxLine bounds one line of the stream, so a broken server cannot exhaust
-// memory.
-const maxLine = 16 << 20
-
-// readLine returns the next line, newline included. At the end of the body
-// it returns the unterminated rest with io.EOF; after any other read error
-// the partial line is dropped, so a cut connection is not mistaken for a
-// malformed event.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(line)+len(chunk) > maxLine {
-			return nil, errLineTooLong
-		}
-		switch err {
-		case nil:
-			if line == nil {
-				return chunk, nil // valid until the next read, which is enough
-			}
-			return append(line, chunk...), nil
-		case bufio.ErrBufferFull:
-			line = append(line, chunk...)
-		case io.EOF:
-			return append(line, chunk...), io.EOF
-		default:
-			return nil, err
-		}
-	}
 }
