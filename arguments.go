@@ -269,9 +269,3 @@ func nestingExceeds(data []byte, limit int) bool {
 	}
 	return false
 }
-
-// decodesItself reports whether t reads its own JSON or text form.
-func decodesItself(t reflect.Type) bool {
-	p := reflect.PointerTo(t)
-	return p.Implements(jsonUnmarshalerType) || p.Implements(textUnmarshalerType)
-}

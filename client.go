@@ -312,10 +312,16 @@ func (p *Prompt) Call(ctx context.Context) (*Response, error) {
 		return nil, err
 	}
 	return cl.run(ctx, func(ctx context.Context, req *Request) (*ModelResponse, error) {
-		return p.c.model.Chat(ctx, req)
+		mr, err := p.c.model.Chat(ctx, req)
+		if err == nil && mr != nil {
+			mr = withUniqueCallIDs(mr)
+		}
+		return mr, err
 	})
 }
 
+// A chatFunc asks the model once; its reply's calls have unique ids (see
+// withUniqueCallIDs).
 type chatFunc func(ctx context.Context, req *Request) (*ModelResponse, error)
 
 // run is the loop shared by Call and Stream.
@@ -335,9 +341,6 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 		mr, err := chat(ctx, req)
 		if err == nil && mr == nil {
 			err = fmt.Errorf("%w: model returned no response", ErrBadResponse)
-		}
-		if err == nil {
-			mr = withUniqueCallIDs(mr)
 		}
 		if hooks.AfterModel != nil {
 			mc := ModelCall{Round: round, Request: req, Err: err, Duration: time.Since(start)}

@@ -67,9 +67,7 @@ type planCompiler struct {
 func (c *planCompiler) plan(t reflect.Type, n *vnode) *dplan {
 	n = resolve(n)
 	p := &dplan{typ: t, check: n}
-	if t == timeType || t == durationType || t == rawMessageType ||
-		t.Implements(jsonUnmarshalerType) || reflect.PointerTo(t).Implements(jsonUnmarshalerType) ||
-		t.Implements(textUnmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType) {
+	if t == timeType || t == durationType || t == rawMessageType || decodesItself(t) {
 		return p // fallback
 	}
 	if n != nil && (len(n.anyOf) > 0 || len(n.allOf) > 0 || n.never) {

@@ -147,16 +147,16 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *Request, resp 
 			round++
 		}
 	}
-	return m.execute(ctx, cfg, tools, req.Messages, resp, round)
+	return m.execute(ctx, cfg, tools, req.Messages, withUniqueCallIDs(resp), round)
 }
 
-// execute is Execute with the client's configuration and round.
+// execute is Execute with the client's configuration and round; the calls
+// of resp already have unique ids.
 func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, history []Message, resp *ModelResponse, round int) (*Execution, error) {
-	calls := uniqueCallIDs(resp.Message.ToolCalls)
+	calls := resp.Message.ToolCalls
 	hist := make([]Message, 0, len(history)+1+len(calls))
 	hist = append(hist, history...)
 	hist = append(hist, resp.Message)
-	hist[len(hist)-1].ToolCalls = calls
 	var ex *Execution
 	if len(calls) == 1 { // the common case, in one allocation
 		one := &struct {

@@ -118,6 +118,19 @@ var (
 	ipType              = reflect.TypeFor[net.IP]()
 )
 
+// readsJSON and readsText report whether t (or *t, as encoding/json
+// decodes into) has its own UnmarshalJSON or UnmarshalText.
+func readsJSON(t reflect.Type) bool {
+	return t.Implements(jsonUnmarshalerType) || reflect.PointerTo(t).Implements(jsonUnmarshalerType)
+}
+
+func readsText(t reflect.Type) bool {
+	return t.Implements(textUnmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType)
+}
+
+// decodesItself reports whether t reads its own JSON or text form.
+func decodesItself(t reflect.Type) bool { return readsJSON(t) || readsText(t) }
+
 func buildSchema(t reflect.Type) (ts *typeSchema) {
 	ts = &typeSchema{typ: t}
 	defer func() {
@@ -134,8 +147,7 @@ func buildSchema(t reflect.Type) (ts *typeSchema) {
 		ts.err = &DefinitionError{Type: t.String(), Err: fmt.Errorf("%w: arguments must be a struct, got %s", ErrUnsupportedType, t)}
 		return ts
 	}
-	if root == timeType || root.Implements(jsonUnmarshalerType) || reflect.PointerTo(root).Implements(jsonUnmarshalerType) ||
-		root.Implements(textUnmarshalerType) || reflect.PointerTo(root).Implements(textUnmarshalerType) {
+	if root == timeType || decodesItself(root) {
 		// Arguments are always a JSON object; this type reads another form.
 		ts.err = &DefinitionError{Type: t.String(), Err: fmt.Errorf("%w: arguments must be a JSON object, and %s reads its own JSON form; make it a field of an arguments struct", ErrUnsupportedType, t)}
 		return ts
@@ -157,10 +169,10 @@ func buildSchema(t reflect.Type) (ts *typeSchema) {
 			case t == root || t == timeType || t == rawMessageType || t == ipType ||
 				t.Implements(schemaerType) || reflect.PointerTo(t).Implements(schemaerType):
 				return nil
-			case t.Implements(jsonUnmarshalerType) || reflect.PointerTo(t).Implements(jsonUnmarshalerType):
+			case readsJSON(t):
 				return &jsonschema.Schema{} // its own JSON form, which a schema cannot know (T3)
 			case t.Kind() != reflect.String &&
-				(t.Implements(textUnmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType)):
+				readsText(t):
 				return &jsonschema.Schema{Type: "string"} // encoding/json reads it from a string
 			}
 			return nil
@@ -446,8 +458,7 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 	if t == timeType || t == rawMessageType || t.Implements(schemaerType) || reflect.PointerTo(t).Implements(schemaerType) {
 		return nil
 	}
-	custom := t.Implements(jsonUnmarshalerType) || reflect.PointerTo(t).Implements(jsonUnmarshalerType) ||
-		t.Kind() != reflect.String && (t.Implements(textUnmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType))
+	custom := readsJSON(t) || t.Kind() != reflect.String && readsText(t)
 	if custom && t.Kind() != reflect.Struct {
 		return nil
 	}
