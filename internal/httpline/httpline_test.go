@@ -3,6 +3,7 @@ package httpline
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"io"
 	"strings"
 	"testing"
@@ -13,6 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 )
+
+// `go test ./... -update` passes -update to every package; this one has no
+// golden files.
+var _ = flag.Bool("update", false, "no golden files in this package")
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
