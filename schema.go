@@ -171,8 +171,7 @@ func buildSchema(t reflect.Type) (ts *typeSchema) {
 				return nil
 			case readsJSON(t):
 				return &jsonschema.Schema{} // its own JSON form, which a schema cannot know (T3)
-			case t.Kind() != reflect.String &&
-				readsText(t):
+			case t.Kind() != reflect.String && readsText(t):
 				return &jsonschema.Schema{Type: "string"} // encoding/json reads it from a string
 			}
 			return nil

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 )
 
@@ -140,7 +141,7 @@ func TestChat(t *testing.T) {
 			resp, err := m.Chat(context.Background(), tc.req)
 
 			sent := got.body(t, 0)
-			checkGolden(t, "chat_"+slug(tc.name), sent)
+			providertest.CheckGolden(t, "chat_"+slug(tc.name), sent, *update)
 			if tc.captured {
 				checkCaptured(t, tc.recording, sent)
 			}
@@ -276,7 +277,7 @@ func TestRequestMapping(t *testing.T) {
 			_, err := m.Chat(context.Background(), tc.req)
 			require.NoError(t, err)
 
-			checkGolden(t, "request_"+slug(tc.name), got.body(t, 0))
+			providertest.CheckGolden(t, "request_"+slug(tc.name), got.body(t, 0), *update)
 			assert.Equal(t, before, tc.req, "Chat must not modify the request")
 		})
 	}

@@ -1,7 +1,6 @@
 package ollama_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"io"
@@ -110,23 +109,6 @@ func newModel(srv *httptest.Server, cfg ollama.Config) *ollama.Model {
 		cfg.Model = "tiny-toolcaller"
 	}
 	return ollama.New(cfg)
-}
-
-// checkGolden compares a request body with testdata/golden/NAME.json, or
-// rewrites the file with -update.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".json")
-	if *update {
-		var buf bytes.Buffer
-		require.NoError(t, json.Indent(&buf, bytes.TrimSpace(got), "", "  "))
-		buf.WriteByte('\n')
-		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test -update")
-	assert.JSONEq(t, string(want), string(got), "request body differs from %s", path)
 }
 
 // checkCaptured compares a request body with the one recorded in

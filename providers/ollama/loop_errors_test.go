@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 	"github.com/toolcall-go/toolcall/toolcalltest"
 )
@@ -93,45 +93,6 @@ func textLine(text string) string {
 }
 
 const doneLine = `{"model":"tiny-toolcaller","created_at":"2026-11-22T11:42:06Z","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":10,"eval_count":5}` + "\n"
-
-// A hookLog records the model calls the loop's hooks see, and prints all
-// that the hooks receive.
-type hookLog struct {
-	mu     sync.Mutex
-	buf    []byte
-	models []toolcall.ModelCall
-}
-
-func (h *hookLog) hooks() toolcall.Hooks {
-	printf := func(format string, args ...any) {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.buf = fmt.Appendf(h.buf, format, args...)
-	}
-	return toolcall.Hooks{
-		BeforeModel: func(ctx context.Context, req *toolcall.Request) { printf("BeforeModel %+v\n", req) },
-		AfterModel: func(ctx context.Context, mc toolcall.ModelCall) {
-			printf("AfterModel %+v\n%+v\n%+v\n%+v\n", mc, mc.Request, mc.Response, mc.Err)
-			h.mu.Lock()
-			h.models = append(h.models, mc)
-			h.mu.Unlock()
-		},
-		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) { printf("BeforeTool %+v\n", call) },
-		AfterTool:  func(ctx context.Context, e toolcall.ToolExecution) { printf("AfterTool %+v %+v\n", e, e.Err) },
-	}
-}
-
-func (h *hookLog) String() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return string(h.buf)
-}
-
-func (h *hookLog) modelCalls() []toolcall.ModelCall {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]toolcall.ModelCall(nil), h.models...)
-}
 
 // TestLoopBadServer runs the client's whole loop, Call and Stream, against
 // a server whose first reply asks for two tool calls (without ids, as an
@@ -280,8 +241,8 @@ func TestLoopBadServer(t *testing.T) {
 					return "sunny in " + in.City, nil
 				})
 				require.NoError(t, err)
-				var log hookLog
-				client := toolcall.NewClient(newModel(srv, ollama.Config{}), toolcall.WithHooks(log.hooks()))
+				var log providertest.HookLog
+				client := toolcall.NewClient(newModel(srv, ollama.Config{}), toolcall.WithHooks(log.Hooks()))
 				prompt := client.Prompt("What is the weather in Paris and Lyon?").Tools(weather)
 
 				var resp *toolcall.Response
@@ -342,7 +303,7 @@ func TestLoopBadServer(t *testing.T) {
 					assert.Len(t, resp.History[1].ToolCalls, 2)
 					assert.Equal(t, "sunny in Paris", resp.History[2].Content)
 					assert.Equal(t, "sunny in Lyon", resp.History[3].Content)
-					mcs := log.modelCalls()
+					mcs := log.ModelCalls()
 					require.Len(t, mcs, 2)
 					assert.Equal(t, 2, mcs[1].Round)
 					assert.Equal(t, err, mcs[1].Err, "AfterModel saw the error")

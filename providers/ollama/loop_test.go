@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 )
 
@@ -53,7 +54,7 @@ func TestClientLoop(t *testing.T) {
 			assert.NotEmpty(t, content)
 			// The second request replays the assistant's call with object
 			// arguments and answers it with tool_name and tool_call_id.
-			checkGolden(t, "loop_"+slug(tc.name), got.body(t, 1))
+			providertest.CheckGolden(t, "loop_"+slug(tc.name), got.body(t, 1), *update)
 		})
 	}
 }

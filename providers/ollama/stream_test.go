@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 )
 
@@ -121,7 +122,7 @@ func TestStream(t *testing.T) {
 			})
 
 			sent := got.body(t, 0)
-			checkGolden(t, "stream_"+slug(tc.name), sent)
+			providertest.CheckGolden(t, "stream_"+slug(tc.name), sent, *update)
 			checkCaptured(t, tc.recording, sent)
 			assert.Equal(t, tc.wantDeltas, deltas)
 			if tc.wantErr != nil {

@@ -1,7 +1,6 @@
 package openai_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -147,23 +146,6 @@ func newModel(srv *httptest.Server, cfg openai.Config) *openai.Model {
 		cfg.APIKey = testKey
 	}
 	return openai.New(cfg)
-}
-
-// checkGolden compares a request body with testdata/golden/NAME.json, or
-// rewrites the file with -update.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".json")
-	if *update {
-		var buf bytes.Buffer
-		require.NoError(t, json.Indent(&buf, bytes.TrimSpace(got), "", "  "))
-		buf.WriteByte('\n')
-		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test ./providers/openai -update")
-	assert.JSONEq(t, string(want), string(got), "request body differs from %s", path)
 }
 
 // checkCaptured compares a request body with the one recorded in

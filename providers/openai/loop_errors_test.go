@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openai"
 	"github.com/toolcall-go/toolcall/toolcalltest"
 )
@@ -104,66 +104,12 @@ func streamToolCallReply(id, name, args string) loopReply {
 	}}, nil) + sseEvent(map[string]any{}, "tool_calls") + "data: [DONE]\n\n"}
 }
 
-// A hookLog prints everything the loop's hooks receive, with %+v and, as
-// %+v shows json.RawMessage values as bytes, as JSON too.
-type hookLog struct {
-	mu     sync.Mutex
-	buf    strings.Builder
-	models []toolcall.ModelCall
-}
-
-func (h *hookLog) print(what string, vs ...any) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.buf.WriteString(what)
-	for _, v := range vs {
-		fmt.Fprintf(&h.buf, " %+v", v)
-		if err, ok := v.(error); ok {
-			fmt.Fprintf(&h.buf, " %#v", err)
-			continue
-		}
-		if b, err := json.Marshal(v); err == nil {
-			h.buf.WriteString(" ")
-			h.buf.Write(b)
-		}
-	}
-	h.buf.WriteString("\n")
-}
-
-func (h *hookLog) hooks() toolcall.Hooks {
-	return toolcall.Hooks{
-		BeforeModel: func(ctx context.Context, req *toolcall.Request) { h.print("BeforeModel", req) },
-		AfterModel: func(ctx context.Context, mc toolcall.ModelCall) {
-			// Nested pointers print as addresses: the parts are printed
-			// on their own too.
-			h.print("AfterModel", mc, mc.Request, mc.Response, mc.Err)
-			h.mu.Lock()
-			h.models = append(h.models, mc)
-			h.mu.Unlock()
-		},
-		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) { h.print("BeforeTool", call) },
-		AfterTool:  func(ctx context.Context, e toolcall.ToolExecution) { h.print("AfterTool", e, e.Err) },
-	}
-}
-
 // requireNoKeyIn fails if loopKey shows in s, quoting where.
 func requireNoKeyIn(t *testing.T, what, s string) {
 	t.Helper()
 	if i := strings.Index(s, loopKey); i >= 0 {
 		t.Fatalf("the API key shows in %s: ...%s...", what, s[max(0, i-100):min(len(s), i+len(loopKey)+20)])
 	}
-}
-
-func (h *hookLog) String() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.buf.String()
-}
-
-func (h *hookLog) modelCalls() []toolcall.ModelCall {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]toolcall.ModelCall(nil), h.models...)
 }
 
 // requireNoLoopKey fails if loopKey shows in err: its message, its %+v and
@@ -315,8 +261,8 @@ func TestLoopBadServer(t *testing.T) {
 					return "sunny in " + in.City, nil
 				})
 				require.NoError(t, err)
-				var log hookLog
-				client := toolcall.NewClient(newModel(srv, openai.Config{APIKey: loopKey, Model: "gpt-4o-mini"}), toolcall.WithHooks(log.hooks()))
+				var log providertest.HookLog
+				client := toolcall.NewClient(newModel(srv, openai.Config{APIKey: loopKey, Model: "gpt-4o-mini"}), toolcall.WithHooks(log.Hooks()))
 				prompt := client.Prompt("What is the weather in Paris and Lyon?").Tools(weather)
 
 				var resp *toolcall.Response
@@ -380,7 +326,7 @@ func TestLoopBadServer(t *testing.T) {
 					assert.Len(t, resp.History[1].ToolCalls, 2)
 					assert.Equal(t, "sunny in Paris", resp.History[2].Content)
 					assert.Equal(t, "sunny in Lyon", resp.History[3].Content)
-					mcs := log.modelCalls()
+					mcs := log.ModelCalls()
 					require.Len(t, mcs, 2)
 					assert.Equal(t, 2, mcs[1].Round)
 					assert.Equal(t, err, mcs[1].Err, "AfterModel saw the error")

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
 
@@ -96,7 +97,7 @@ func TestClientLoop(t *testing.T) {
 			}
 			// The second request replays the assistant's call and answers
 			// it with a tool message carrying tool_call_id.
-			checkGolden(t, "loop_"+slug(tc.name), got.get(t, 1).body)
+			providertest.CheckGolden(t, "loop_"+slug(tc.name), got.get(t, 1).body, *update)
 		})
 	}
 }

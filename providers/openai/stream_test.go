@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
 
@@ -190,7 +191,7 @@ func TestStream(t *testing.T) {
 			})
 
 			sent := got.get(t, 0).body
-			checkGolden(t, "stream_"+slug(tc.name), sent)
+			providertest.CheckGolden(t, "stream_"+slug(tc.name), sent, *update)
 			if tc.captured {
 				checkCaptured(t, tc.recording, sent)
 			}
