@@ -277,20 +277,21 @@ func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error
 // both directly and by name; two different tools with one name stay, for
 // [definitions] to reject.
 func uniqueTools(tools []Tool) []Tool {
-	for i := 1; i < len(tools); i++ {
-		for j := range i {
-			if sameTool(tools[i], tools[j]) {
-				out := slices.Clone(tools[:i])
-				for _, t := range tools[i+1:] {
-					if !slices.ContainsFunc(out, func(u Tool) bool { return sameTool(t, u) }) {
-						out = append(out, t)
-					}
-				}
-				return out
+	var out []Tool // nil until a repeat is dropped
+	for i, t := range tools {
+		switch {
+		case slices.ContainsFunc(tools[:i], func(u Tool) bool { return sameTool(t, u) }):
+			if out == nil {
+				out = slices.Clone(tools[:i])
 			}
+		case out != nil:
+			out = append(out, t)
 		}
 	}
-	return tools
+	if out == nil {
+		return tools
+	}
+	return out
 }
 
 // eligible applies the eligibility predicate (L5).

@@ -134,7 +134,7 @@ func sameTool(a, b Tool) bool {
 // tool calls in req.
 func (m *Manager) Execute(ctx context.Context, tools []Tool, req *Request, resp *ModelResponse) (*Execution, error) {
 	cfg := &m.cfg
-	if !cfg.set {
+	if cfg.concurrency == 0 { // the zero Manager: defaultConfig sets it to at least 1
 		d := defaultConfig()
 		cfg = &d
 	}
@@ -245,32 +245,31 @@ func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, tools []
 // a "_<n>" suffix, as the providers do, so that every tool message answers
 // one call and the history stays valid to resend. calls is copied only when
 // something changes.
-func uniqueCallIDs(calls []ToolCall) []ToolCall {
-	cur := calls
+func uniqueCallIDs(calls []ToolCall) (_ []ToolCall, changed bool) {
 	for i := range calls {
-		id := cur[i].ID
+		id := calls[i].ID
 		if id == "" {
 			id = "call_" + strconv.Itoa(i)
 		}
 		base := id
-		for n := 1; slices.ContainsFunc(cur[:i], func(c ToolCall) bool { return c.ID == id }); n++ {
+		for n := 1; slices.ContainsFunc(calls[:i], func(c ToolCall) bool { return c.ID == id }); n++ {
 			id = base + "_" + strconv.Itoa(n)
 		}
-		if id != cur[i].ID {
-			if &cur[0] == &calls[0] {
-				cur = slices.Clone(calls)
+		if id != calls[i].ID {
+			if !changed {
+				calls, changed = slices.Clone(calls), true
 			}
-			cur[i].ID = id
+			calls[i].ID = id
 		}
 	}
-	return cur
+	return calls, changed
 }
 
 // withUniqueCallIDs returns mr, or a copy whose calls have the ids
 // [uniqueCallIDs] gives them; the model's reply is never modified.
 func withUniqueCallIDs(mr *ModelResponse) *ModelResponse {
-	calls := uniqueCallIDs(mr.Message.ToolCalls)
-	if len(calls) == 0 || &calls[0] == &mr.Message.ToolCalls[0] {
+	calls, changed := uniqueCallIDs(mr.Message.ToolCalls)
+	if !changed {
 		return mr
 	}
 	c := *mr
@@ -321,20 +320,14 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 		def = strictDefinition(tool, def)
 	}
 	args := normalizeArguments(call.Arguments)
-	if cfg.maxArgumentBytes > 0 && len(args) > cfg.maxArgumentBytes {
-		ae := &ArgumentError{Tool: def.Name, Violations: []Violation{{Rule: "maxLength",
-			Message: fmt.Sprintf("arguments are %d bytes long, the limit is %d", len(args), cfg.maxArgumentBytes)}}}
-		return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: ae}))
-	}
-	if cfg.maxArgumentDepth > 0 && cfg.maxArgumentDepth < maxDepth && nestingExceeds(args, cfg.maxArgumentDepth) {
-		ae := &ArgumentError{Tool: def.Name, Violations: []Violation{{Rule: "maxDepth",
-			Message: fmt.Sprintf("arrays and objects nest more than %d levels deep, the limit", cfg.maxArgumentDepth)}}}
-		return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: ae}))
-	}
-	if v := validatorFor(tool, def); v != nil && !cfg.noValidation {
-		if err := v.Validate(def.Name, args); err != nil {
-			return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: err}))
+	err := argumentLimits(cfg, def.Name, args)
+	if err == nil && !cfg.noValidation {
+		if v := validatorFor(tool, def); v != nil {
+			err = v.Validate(def.Name, args)
 		}
+	}
+	if err != nil {
+		return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: err}))
 	}
 
 	cc := &callCtx{Context: ctx, converter: cfg.converter, noValidation: cfg.noValidation}
@@ -367,6 +360,22 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 		te.Err = fmt.Errorf("timed out after %s: %w", timeout, te.Err)
 	}
 	return finish(m.fail(ctx, cfg, &e, te))
+}
+
+// argumentLimits refuses arguments over the size or nesting limit with an
+// *ArgumentError for the model. The default nesting limit needs no pass of
+// its own: the validator enforces it as it walks.
+func argumentLimits(cfg *config, tool string, args []byte) error {
+	var v Violation
+	switch {
+	case cfg.maxArgumentBytes > 0 && len(args) > cfg.maxArgumentBytes:
+		v = Violation{Rule: "maxLength", Message: fmt.Sprintf("arguments are %d bytes long, the limit is %d", len(args), cfg.maxArgumentBytes)}
+	case cfg.maxArgumentDepth > 0 && cfg.maxArgumentDepth < maxDepth && nestingExceeds(args, cfg.maxArgumentDepth):
+		v = Violation{Rule: "maxDepth", Message: fmt.Sprintf("arrays and objects nest more than %d levels deep, the limit", cfg.maxArgumentDepth)}
+	default:
+		return nil
+	}
+	return &ArgumentError{Tool: tool, Violations: []Violation{v}}
 }
 
 // fail applies the error policy to te and fills e. A non-nil result aborts.

@@ -79,7 +79,6 @@ func (f optionFunc) apply(c *config) { f(c) }
 const DefaultMaxIterations = 10
 
 type config struct {
-	set bool // made by defaultConfig; a zero config stands for the defaults
 	// execution
 	concurrency      int
 	errorHandler     ToolErrorHandler
@@ -108,7 +107,6 @@ type config struct {
 
 func defaultConfig() config {
 	return config{
-		set:              true,
 		concurrency:      DefaultConcurrency,
 		maxIterations:    DefaultMaxIterations,
 		maxArgumentBytes: DefaultMaxArgumentBytes,
