@@ -131,6 +131,11 @@ func readsText(t reflect.Type) bool {
 // decodesItself reports whether t reads its own JSON or text form.
 func decodesItself(t reflect.Type) bool { return readsJSON(t) || readsText(t) }
 
+// hasOwnSchema reports whether t (or *t) supplies its schema with JSONSchema().
+func hasOwnSchema(t reflect.Type) bool {
+	return t.Implements(schemaerType) || reflect.PointerTo(t).Implements(schemaerType)
+}
+
 func buildSchema(t reflect.Type) (ts *typeSchema) {
 	ts = &typeSchema{typ: t}
 	defer func() {
@@ -166,8 +171,7 @@ func buildSchema(t reflect.Type) (ts *typeSchema) {
 			switch {
 			case t == durationType:
 				return &jsonschema.Schema{Type: "string", Pattern: durationPattern}
-			case t == root || t == timeType || t == rawMessageType || t == ipType ||
-				t.Implements(schemaerType) || reflect.PointerTo(t).Implements(schemaerType):
+			case t == root || t == timeType || t == rawMessageType || t == ipType || hasOwnSchema(t):
 				return nil
 			case readsJSON(t):
 				return &jsonschema.Schema{} // its own JSON form, which a schema cannot know (T3)
@@ -454,7 +458,7 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 		w.hasDuration = true
 		return nil
 	}
-	if t == timeType || t == rawMessageType || t.Implements(schemaerType) || reflect.PointerTo(t).Implements(schemaerType) {
+	if t == timeType || t == rawMessageType || hasOwnSchema(t) {
 		return nil
 	}
 	custom := readsJSON(t) || t.Kind() != reflect.String && readsText(t)
@@ -521,14 +525,12 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 		visible := 0
 		for i := range t.NumField() {
 			f := t.Field(i)
+			goPath := strings.TrimPrefix(path+"."+f.Name, ".")
 			if !f.IsExported() && !f.Anonymous {
-				if _, ok := f.Tag.Lookup("json"); ok && f.Tag.Get("json") != "-" {
-					return w.unsupported(strings.TrimPrefix(path+"."+f.Name, "."),
-						"unexported field with a json tag (encoding/json ignores unexported fields; export it)")
-				}
-				if tag, ok := f.Tag.Lookup("jsonschema"); ok && tag != "-" {
-					return w.unsupported(strings.TrimPrefix(path+"."+f.Name, "."),
-						"unexported field with a jsonschema tag (encoding/json ignores unexported fields; export it)")
+				for _, key := range []string{"json", "jsonschema"} {
+					if v, ok := f.Tag.Lookup(key); ok && v != "-" {
+						return w.unsupported(goPath, fmt.Sprintf("unexported field with a %s tag (encoding/json ignores unexported fields; export it)", key))
+					}
 				}
 				continue
 			}
@@ -542,7 +544,7 @@ func (w *typeWalker) walk(t reflect.Type, path string, owner reflect.Type) error
 				name = f.Name
 			}
 			if name == "-" {
-				return w.unsupported(strings.TrimPrefix(path+"."+f.Name, "."),
+				return w.unsupported(goPath,
 					`JSON name "-" (tag json:"-,") cannot be expressed in the schema; choose another name`)
 			}
 			fp := name
