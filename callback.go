@@ -236,7 +236,7 @@ func newMethodTool(obj reflect.Value, spec methodSpec, opts []ToolOption) (Tool,
 		return nil, withSource(err, typeName, spec.method)
 	}
 	ft0.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
-	ft0.meta = Metadata{ReturnDirect: cfg.returnDirect, Timeout: cfg.timeout}
+	ft0.meta = cfg.metadata()
 	ft0.conv = cfg.converter
 	ft0.args = newArgDecoder(ts, cfg.schema)
 	ft0.ts = ts
@@ -483,7 +483,7 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 		return nil, err
 	}
 	t.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
-	t.meta = Metadata{ReturnDirect: cfg.returnDirect, Timeout: cfg.timeout}
+	t.meta = cfg.metadata()
 	t.conv = cfg.converter
 	t.args = newArgDecoder(ts, cfg.schema)
 	t.ts = ts

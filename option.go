@@ -20,6 +20,10 @@ type toolConfig struct {
 	timeout           time.Duration
 }
 
+func (c *toolConfig) metadata() Metadata {
+	return Metadata{ReturnDirect: c.returnDirect, Timeout: c.timeout}
+}
+
 type toolOptionFunc func(*toolConfig)
 
 func (f toolOptionFunc) applyToTool(c *toolConfig) { f(c) }

@@ -76,7 +76,7 @@ func NewTool(def Definition, call func(ctx context.Context, arguments json.RawMe
 	}
 	return &rawTool{
 		def:   Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict},
-		meta:  Metadata{ReturnDirect: cfg.returnDirect, Timeout: cfg.timeout},
+		meta:  cfg.metadata(),
 		call:  call,
 		check: check,
 	}, nil
