@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 )
@@ -225,7 +224,7 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		}
 		tools = append(tools, t)
 	}
-	cl.tools = uniqueTools(tools)
+	cl.tools = tools
 	ctx = ContextWithToolContext(ctx, cfg.toolContext.Merge(p.tc))
 	system := cfg.system
 	if p.system != nil {
@@ -260,7 +259,6 @@ func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error
 			}
 			tools = append(tools, more...)
 		}
-		tools = uniqueTools(tools)
 	}
 	defs, err := definitions(cl.cfg.strict, tools)
 	if err != nil {
@@ -271,27 +269,6 @@ func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error
 		req.ToolChoice = ToolChoice{Mode: ToolChoiceAuto}
 	}
 	return &req, tools, nil
-}
-
-// uniqueTools drops repeats of the same tool value, as when a tool is given
-// both directly and by name; two different tools with one name stay, for
-// [definitions] to reject.
-func uniqueTools(tools []Tool) []Tool {
-	var out []Tool // nil until a repeat is dropped
-	for i, t := range tools {
-		switch {
-		case slices.ContainsFunc(tools[:i], func(u Tool) bool { return sameTool(t, u) }):
-			if out == nil {
-				out = slices.Clone(tools[:i])
-			}
-		case out != nil:
-			out = append(out, t)
-		}
-	}
-	if out == nil {
-		return tools
-	}
-	return out
 }
 
 // eligible applies the eligibility predicate (L5).

@@ -68,28 +68,37 @@ type Execution struct {
 	ReturnDirect bool
 }
 
-// Definitions returns the definitions of tools, for a [Request]. Tools with
-// the same name are an error naming both, with [ErrDuplicateTool].
+// Definitions returns the definitions of tools, for a [Request]. The same
+// tool given twice (say, directly and by name) is defined once; two
+// different tools with one name are an error naming both, with
+// [ErrDuplicateTool].
 func (m *Manager) Definitions(tools []Tool) ([]Definition, error) {
 	return definitions(m.cfg.strict, tools)
 }
 
 func definitions(strict bool, tools []Tool) ([]Definition, error) {
-	defs := make([]Definition, len(tools))
+	defs := make([]Definition, 0, len(tools))
+next:
 	for i, t := range tools {
 		if t == nil {
 			return nil, fmt.Errorf("%w: tool %d is nil", ErrInvalidTool, i)
 		}
-		defs[i] = t.Definition()
-		if strict && !defs[i].Strict {
-			defs[i] = strictDefinition(t, defs[i])
-		}
-		for j := range i {
-			if defs[j].Name == defs[i].Name {
-				return nil, &DefinitionError{Method: defs[i].Name,
-					Err: fmt.Errorf("%w: %q is given by %s and %s", ErrDuplicateTool, defs[i].Name, toolSource(tools[j]), toolSource(tools[i]))}
+		d := t.Definition()
+		for _, prev := range defs {
+			if prev.Name != d.Name {
+				continue
 			}
+			first := tools[slices.IndexFunc(tools, func(u Tool) bool { return u.Definition().Name == d.Name })]
+			if sameTool(first, t) {
+				continue next
+			}
+			return nil, &DefinitionError{Method: d.Name,
+				Err: fmt.Errorf("%w: %q is given by %s and %s", ErrDuplicateTool, d.Name, toolSource(first), toolSource(t))}
 		}
+		if strict && !d.Strict {
+			d = strictDefinition(t, d)
+		}
+		defs = append(defs, d)
 	}
 	return defs, nil
 }
@@ -109,9 +118,8 @@ func toolSource(t Tool) string {
 // sameTool reports whether a and b are the same tool value. Only pointers
 // are compared: == on other dynamic types may panic.
 func sameTool(a, b Tool) bool {
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	return va.Kind() == reflect.Pointer && vb.Kind() == reflect.Pointer &&
-		va.Type() == vb.Type() && va.Pointer() == vb.Pointer()
+	t := reflect.TypeOf(a)
+	return t != nil && t.Kind() == reflect.Pointer && t == reflect.TypeOf(b) && a == b
 }
 
 // Execute runs the tool calls of resp, which answered req, with tools: the
@@ -439,9 +447,11 @@ func safeCall(ctx context.Context, t Tool, args json.RawMessage) (result string,
 }
 
 func unknownToolText(name string, tools []Tool) string {
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Definition().Name
+	names := make([]string, 0, len(tools))
+	for _, t := range tools {
+		if n := t.Definition().Name; !slices.Contains(names, n) {
+			names = append(names, n)
+		}
 	}
 	if len(names) == 0 {
 		return fmt.Sprintf("tool %q does not exist; no tools are available", name)
