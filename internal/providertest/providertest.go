@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -91,4 +92,57 @@ func (h *HookLog) ModelCalls() []toolcall.ModelCall {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]toolcall.ModelCall(nil), h.models...)
+}
+
+// CheckFailedSecondRound checks the outcome of a loop whose first round
+// called get_weather for Paris and Lyon and whose second model request
+// failed with err: a *toolcall.ProviderError naming provider, model,
+// status and Retry-After; nothing of the first round lost; AfterModel saw
+// the error.
+func CheckFailedSecondRound(t *testing.T, resp *toolcall.Response, err error, log *HookLog, provider, model string, status int, retryAfter time.Duration) {
+	t.Helper()
+	var pe *toolcall.ProviderError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, provider, pe.Provider)
+	assert.Equal(t, status, pe.StatusCode)
+	assert.Equal(t, model, pe.Model)
+	assert.Equal(t, retryAfter, pe.RetryAfter)
+	assert.Len(t, resp.Executions, 2)
+	assert.Len(t, resp.Intermediate, 1, "the model responses received")
+	require.Len(t, resp.History, 4, "the question, the calls and their two results")
+	assert.Equal(t, toolcall.RoleUser, resp.History[0].Role)
+	assert.Len(t, resp.History[1].ToolCalls, 2)
+	assert.Equal(t, "sunny in Paris", resp.History[2].Content)
+	assert.Equal(t, "sunny in Lyon", resp.History[3].Content)
+	mcs := log.ModelCalls()
+	require.Len(t, mcs, 2)
+	assert.Equal(t, 2, mcs[1].Round)
+	assert.Equal(t, err, mcs[1].Err, "AfterModel saw the error")
+	assert.Nil(t, mcs[1].Response)
+}
+
+// CheckReportedBadCall checks a loop whose second reply made a bad call
+// "call_rm" after the first round's two calls: the call failed with
+// wantMsg for the model (wrapping wantCause, or an *ArgumentError when
+// wantCause is nil) and the history carries the report.
+func CheckReportedBadCall(t *testing.T, resp *toolcall.Response, wantMsg string, wantCause error) {
+	t.Helper()
+	require.Len(t, resp.Executions, 3)
+	bad := resp.Executions[2]
+	assert.Equal(t, "call_rm", bad.Call.ID)
+	assert.Equal(t, 2, bad.Round)
+	assert.True(t, bad.IsError)
+	assert.Equal(t, wantMsg, bad.Result)
+	var te *toolcall.ToolError
+	require.ErrorAs(t, bad.Err, &te)
+	assert.Equal(t, "call_rm", te.CallID)
+	if wantCause != nil {
+		assert.ErrorIs(t, bad.Err, wantCause)
+	} else {
+		var ae *toolcall.ArgumentError
+		assert.ErrorAs(t, bad.Err, &ae)
+	}
+	require.Len(t, resp.History, 7, "question, calls, 2 results, bad call, its result, answer")
+	assert.Equal(t, wantMsg, resp.History[5].Content)
+	assert.True(t, resp.History[5].IsError)
 }

@@ -312,25 +312,8 @@ func TestLoopBadServer(t *testing.T) {
 					}
 					require.EqualError(t, err, want)
 					require.ErrorIs(t, err, tc.sentinel)
-					var pe *toolcall.ProviderError
-					require.ErrorAs(t, err, &pe)
-					assert.Equal(t, "openai", pe.Provider)
-					assert.Equal(t, tc.status, pe.StatusCode)
-					assert.Equal(t, "gpt-4o-mini", pe.Model)
-					assert.Equal(t, tc.retryAfter, pe.RetryAfter)
+					providertest.CheckFailedSecondRound(t, resp, err, &log, "openai", "gpt-4o-mini", tc.status, tc.retryAfter)
 					assert.Equal(t, 2, got.count(), "no retry, no third request")
-					assert.Len(t, resp.Executions, 2)
-					assert.Len(t, resp.Intermediate, 1, "the model responses received")
-					require.Len(t, resp.History, 4, "the question, the calls and their two results")
-					assert.Equal(t, toolcall.RoleUser, resp.History[0].Role)
-					assert.Len(t, resp.History[1].ToolCalls, 2)
-					assert.Equal(t, "sunny in Paris", resp.History[2].Content)
-					assert.Equal(t, "sunny in Lyon", resp.History[3].Content)
-					mcs := log.ModelCalls()
-					require.Len(t, mcs, 2)
-					assert.Equal(t, 2, mcs[1].Round)
-					assert.Equal(t, err, mcs[1].Err, "AfterModel saw the error")
-					assert.Nil(t, mcs[1].Response)
 					if strings.Contains(want, "[redacted]") {
 						assert.Contains(t, log.String(), "[redacted]", "the hooks saw the redacted echo")
 					}
@@ -342,24 +325,7 @@ func TestLoopBadServer(t *testing.T) {
 				assert.Equal(t, "The weather is warm.", resp.Content())
 				assert.Equal(t, 3, resp.Rounds)
 				assert.Equal(t, 3, got.count())
-				require.Len(t, resp.Executions, 3)
-				bad := resp.Executions[2]
-				assert.Equal(t, "call_rm", bad.Call.ID)
-				assert.Equal(t, 2, bad.Round)
-				assert.True(t, bad.IsError)
-				assert.Equal(t, tc.wantToolMsg, bad.Result)
-				var te *toolcall.ToolError
-				require.ErrorAs(t, bad.Err, &te)
-				assert.Equal(t, "call_rm", te.CallID)
-				if tc.wantCause != nil {
-					assert.ErrorIs(t, bad.Err, tc.wantCause)
-				} else {
-					var ae *toolcall.ArgumentError
-					assert.ErrorAs(t, bad.Err, &ae)
-				}
-				require.Len(t, resp.History, 7, "question, calls, 2 results, bad call, its result, answer")
-				assert.Equal(t, tc.wantToolMsg, resp.History[5].Content)
-				assert.True(t, resp.History[5].IsError)
+				providertest.CheckReportedBadCall(t, resp, tc.wantToolMsg, tc.wantCause)
 
 				// The third request tells the model.
 				var sent struct {
