@@ -914,7 +914,7 @@ func TestToolErrorText(t *testing.T) {
 		{toolcall.ToolError{Name: "pay", Err: errors.New("card declined")}, "card declined"},
 		{toolcall.ToolError{Name: "pay", Err: errors.New("  ")}, "tool pay failed"},
 		{toolcall.ToolError{Name: "pay"}, "tool pay failed"},
-		{toolcall.ToolError{Name: "pay", Err: fmt.Errorf("service down: %w", toolcall.ErrFatal)}, "service down"},
+		{toolcall.ToolError{Name: "pay", Err: fmt.Errorf("service down: %w", toolcall.ErrFatal)}, "tool pay failed"},
 		{toolcall.ToolError{Name: "pay", Err: toolcall.ErrFatal}, "tool pay failed"},
 		{toolcall.ToolError{Name: "pay", Panic: "boom", Err: errors.New("panic: boom")}, "tool pay failed: internal error"},
 	} {

@@ -417,18 +417,16 @@ func DefaultToolErrorHandler(ctx context.Context, te *ToolError) (string, error)
 }
 
 // ToolErrorText is the text the model gets for a failed call: the cause's
-// message without the [ErrFatal] marker, or "tool NAME failed" when it is
-// blank.
+// message, or "tool NAME failed" when it is blank. A panic and an error
+// wrapping [ErrFatal] also give "tool NAME failed": their text is for the
+// caller, and the history holding this text may be sent to a model again.
 func ToolErrorText(te *ToolError) string {
 	if te.Panic != nil {
 		return fmt.Sprintf("tool %s failed: internal error", te.Name)
 	}
 	var msg string
-	if te.Err != nil {
+	if te.Err != nil && !errors.Is(te.Err, ErrFatal) {
 		msg = strings.TrimSpace(te.Err.Error())
-		if errors.Is(te.Err, ErrFatal) { // the marker is for the caller, not the model
-			msg = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(msg, ErrFatal.Error())), ":")
-		}
 	}
 	if msg == "" {
 		return fmt.Sprintf("tool %s failed", te.Name)

@@ -281,7 +281,7 @@ func TestStreamPolicies(t *testing.T) {
 		assert.Equal(t, []string{
 			`call c1 charge {"q":"10"}`,
 			`call c2 lookup {"q":"x"}`,
-			`result r1 c1 charge error=true: quota exhausted`,
+			`result r1 c1 charge error=true: tool charge failed`,
 			`result r1 c2 lookup error=true: tool call not executed: the request was aborted`,
 			`error kind=0 response=true: toolcall: tool "charge" (call c1): quota exhausted: toolcall: fatal tool error`,
 		}, events)
@@ -295,7 +295,7 @@ func TestStreamPolicies(t *testing.T) {
 		assert.Equal(t, []toolcall.Message{
 			toolcall.UserMessage("go"),
 			toolcall.AssistantMessage("", tt.Call("c1", "charge", `{"q":"10"}`), tt.Call("c2", "lookup", `{"q":"x"}`)),
-			{Role: toolcall.RoleTool, Content: "quota exhausted", ToolCallID: "c1", ToolName: "charge", IsError: true},
+			{Role: toolcall.RoleTool, Content: "tool charge failed", ToolCallID: "c1", ToolName: "charge", IsError: true},
 			{Role: toolcall.RoleTool, Content: "tool call not executed: the request was aborted", ToolCallID: "c2", ToolName: "lookup", IsError: true},
 		}, resp.History)
 		assertValidHistory(t, resp.History)
