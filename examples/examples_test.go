@@ -114,7 +114,7 @@ var cases = []exampleCase{
 		"  -> no flight XY999 today",
 		`round 2 ok    currentWeather {"location":"Paris","unit":"C"}`,
 		"tool chargeCard, call call_1, fatal: true",
-		"  tool      payment service unavailable",
+		"  tool      tool chargeCard failed",
 	}},
 	{name: "ollama", want: []string{
 		"  [server] POST /api/chat model=qwen2.5 stream=false tools=get_weather",
