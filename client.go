@@ -11,7 +11,9 @@ import (
 // A Client runs prompts against a [ChatModel] and the tool-calling loop
 // between them: it sends the request, executes the tool calls of the reply
 // with its [Manager], sends the results back, and repeats until the model
-// answers, a tool returns directly, or the iteration limit is reached.
+// answers, a tool returns directly, or the iteration limit is reached. A
+// reply cut short ends the call without running its tool calls; see
+// [Prompt.Call].
 //
 // A Client is safe for concurrent use by multiple goroutines. Its methods
 // that take options return a new Client and leave the receiver unchanged.
@@ -284,6 +286,16 @@ func (cl *call) eligible(resp *ModelResponse) bool {
 
 // Call runs the prompt to its end. On an error after the first round the
 // Response is returned too, with the history so far, valid to resend.
+//
+// A reply with tool calls that was cut short by the output limit or a
+// content filter ([FinishLength], [FinishFiltered]) may have lost calls or
+// arguments, so none of its calls is run: Call returns an error wrapping
+// [ErrReplyCut]. The Response's Message and last Intermediate entry are
+// the cut reply, for inspection; its History ends before it, so it can be
+// resent, e.g. with a higher MaxTokens. A cut reply without tool calls is
+// an answer like any other; so is a cut reply whose calls the Client would
+// not run anyway ([WithoutToolExecution], or [WithEligibility] declining
+// it): check its FinishReason before running its calls yourself.
 func (p *Prompt) Call(ctx context.Context) (*Response, error) {
 	ctx, cl, err := p.start(ctx)
 	if err != nil {
@@ -337,6 +349,16 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 		if !cl.eligible(mr) {
 			resp.History = append(req.Messages[:len(req.Messages):len(req.Messages)], mr.Message)
 			return resp, nil
+		}
+		if n := len(mr.Message.ToolCalls); n > 0 && (mr.FinishReason == FinishLength || mr.FinishReason == FinishFiltered) {
+			// As with the iteration limit, the unrun calls stay out of the
+			// history, which would otherwise lack their tool results.
+			resp.History = req.Messages
+			calls := "call was"
+			if n > 1 {
+				calls = "calls were"
+			}
+			return resp, fmt.Errorf("%w: finish reason %q; its %d tool %s not run", ErrReplyCut, mr.FinishReason, n, calls)
 		}
 		if round > cl.cfg.maxIterations {
 			resp.History = req.Messages

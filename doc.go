@@ -88,4 +88,9 @@
 // runs nothing. When every tool called in a reply has returnDirect, their
 // results are the answer. The [ToolContext] carries the caller's data to the
 // tools and never to the model. Hooks observe every model and tool call.
+//
+// A reply cut short by the output limit or a content filter may have lost
+// calls or arguments, so its tool calls are not run: the call ends with
+// [ErrReplyCut] and a Response whose Intermediate ends with the cut reply
+// and whose History, without it, can be resent.
 package toolcall

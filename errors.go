@@ -26,6 +26,11 @@ var (
 	// ErrMaxIterations: the model was still calling tools after the last
 	// allowed round. The response returned with it holds the history.
 	ErrMaxIterations = errors.New("toolcall: iteration limit reached")
+	// ErrReplyCut: a model reply with tool calls was cut short by the output
+	// limit or a content filter ([FinishLength], [FinishFiltered]), so it
+	// may have lost calls or arguments, and none of its calls was run. The
+	// response returned with it holds the cut reply and the history before it.
+	ErrReplyCut = errors.New("toolcall: model reply cut short")
 	// ErrFatal marks a tool error that must end the call instead of being
 	// reported to the model: wrap it, as in fmt.Errorf("...: %w", toolcall.ErrFatal).
 	ErrFatal = errors.New("toolcall: fatal tool error")

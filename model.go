@@ -139,7 +139,9 @@ type Request struct {
 // A FinishReason says why the model stopped.
 type FinishReason string
 
-// Finish reasons, normalised across providers.
+// Finish reasons, normalised across providers. A reply finishing with
+// FinishLength or FinishFiltered was cut short; a [Client] does not run its
+// tool calls (see [ErrReplyCut]).
 const (
 	FinishStop      FinishReason = "stop"
 	FinishToolCalls FinishReason = "tool_calls"

@@ -35,8 +35,9 @@ type Event struct {
 // model's stream and the loop, and leaves nothing running.
 //
 // EventToolCall comes as soon as the model's reply is complete; a call that
-// is then not executed (the iteration limit is reached, execution is off,
-// or [WithEligibility] vetoes it) gets no EventToolResult.
+// is then not executed (the reply was cut short, see [ErrReplyCut]; the
+// iteration limit is reached; execution is off; or [WithEligibility]
+// vetoes it) gets no EventToolResult.
 //
 // A model that does not implement [StreamingChatModel] is called with Chat
 // and its text yielded in one piece.

@@ -51,8 +51,10 @@
 // send no call ids; missing ids are synthesised as "call_<index>", and a
 // repeated id gets a "_<n>" suffix, so every call of a reply has its own id
 // and tool results can be matched to calls. A reply with
-// tool calls finishes with [toolcall.FinishToolCalls] (Ollama says "stop");
-// done_reason "length" becomes [toolcall.FinishLength]. Usage comes from
+// tool calls finishes with [toolcall.FinishToolCalls] (Ollama says "stop")
+// unless it was cut short: done_reason "length" becomes
+// [toolcall.FinishLength], with or without calls, and a Client does not run
+// the calls of such a reply ([toolcall.ErrReplyCut]). Usage comes from
 // prompt_eval_count and eval_count. Thinking text is not returned.
 //
 // # Streaming

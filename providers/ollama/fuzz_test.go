@@ -95,7 +95,7 @@ func checkReply(t *testing.T, resp *toolcall.ModelResponse, err error) {
 			t.Fatalf("call %d: empty arguments", i)
 		}
 	}
-	if len(resp.Message.ToolCalls) > 0 && resp.FinishReason != toolcall.FinishToolCalls {
+	if len(resp.Message.ToolCalls) > 0 && resp.FinishReason != toolcall.FinishToolCalls && resp.FinishReason != toolcall.FinishLength {
 		t.Fatalf("reply with tool calls finished with %q", resp.FinishReason)
 	}
 }

@@ -292,13 +292,14 @@ func (a *assembler) response(final *chatResponse) *toolcall.ModelResponse {
 		Model: final.Model,
 	}
 	switch {
+	case final.DoneReason == "length":
+		// First, so that calls cut short are not taken for complete ones.
+		r.FinishReason = toolcall.FinishLength
 	case len(a.calls) > 0:
 		// Ollama reports "stop" for a turn that ends in tool calls.
 		r.FinishReason = toolcall.FinishToolCalls
 	case final.DoneReason == "" || final.DoneReason == "stop":
 		r.FinishReason = toolcall.FinishStop
-	case final.DoneReason == "length":
-		r.FinishReason = toolcall.FinishLength
 	default:
 		r.FinishReason = toolcall.FinishReason(final.DoneReason)
 	}

@@ -49,8 +49,10 @@
 // "_<n>" suffix, so the ids of a reply are unique and tool results can be
 // matched to their calls. A reply with tool calls finishes with
 // [toolcall.FinishToolCalls] unless it was cut short
-// ([toolcall.FinishLength]) or filtered, whatever the server said. Reasoning
-// text (reasoning_content) is not returned.
+// ([toolcall.FinishLength]) or filtered ([toolcall.FinishFiltered]),
+// whatever the server said; a Client does not run the calls of such a
+// reply ([toolcall.ErrReplyCut]). Reasoning text (reasoning_content) is
+// not returned.
 //
 // # Streaming
 //

@@ -420,8 +420,9 @@ func hasID(calls []toolcall.ToolCall, id string) bool {
 }
 
 // finishReason normalises the server's finish_reason. A reply with tool
-// calls finishes with FinishToolCalls unless it was cut short ("length") or
-// filtered, whatever the server said: some say "stop".
+// calls finishes with FinishToolCalls, whatever the server said (some say
+// "stop"), unless it was cut short ("length") or filtered: those calls may
+// be incomplete, and the Client must not run them.
 func finishReason(s string, calls bool) toolcall.FinishReason {
 	switch s {
 	case "length":

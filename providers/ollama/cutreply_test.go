@@ -1,0 +1,109 @@
+package ollama_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/providers/ollama"
+	"github.com/toolcall-go/toolcall/toolcalltest"
+)
+
+// emailTool is the tool offered in the h_*length_tool_call recordings.
+var emailTool = toolcall.Definition{
+	Name:        "send_email",
+	Description: "Send an email",
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`),
+}
+
+// TestReplyCutShort: a reply whose final line says done_reason "length"
+// finishes with FinishLength although it has a tool call (Ollama's "stop"
+// for tool calls must not win), and a Client runs none of its calls, with
+// Chat and with Stream.
+func TestReplyCutShort(t *testing.T) {
+	t.Parallel()
+	const wantErr = `toolcall: model reply cut short: finish reason "length"; its 1 tool call was not run`
+	ask := toolcall.UserMessage("Email Ana the invoice.")
+	for _, tc := range []struct {
+		name, recording, callID string
+		stream                  bool
+	}{
+		{name: "chat", recording: "h_length_tool_call", callID: "call_x4k9p2qa"},
+		{name: "stream", recording: "h_stream_length_tool_call", callID: "call_r7m2w8zd", stream: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			want := &toolcall.ModelResponse{
+				Message: toolcall.AssistantMessage("", toolcall.ToolCall{
+					ID: tc.callID, Name: "send_email", Arguments: json.RawMessage(`{"to":"ana@example.com","subject":"Invoice"}`),
+				}),
+				FinishReason: toolcall.FinishLength,
+				Usage:        toolcall.Usage{PromptTokens: 160, CompletionTokens: 12, TotalTokens: 172},
+				Model:        "tiny-toolcaller",
+			}
+			opts := toolcall.Options{MaxTokens: ptr(12)}
+
+			t.Run("adapter", func(t *testing.T) {
+				t.Parallel()
+				srv, got := replay(t, tc.recording)
+				m := newModel(srv, ollama.Config{})
+				req := &toolcall.Request{Messages: []toolcall.Message{ask}, Tools: []toolcall.Definition{emailTool}, Options: opts}
+				var resp *toolcall.ModelResponse
+				var err error
+				if tc.stream {
+					resp, err = m.Stream(context.Background(), req, func(toolcall.StreamDelta) bool { return true })
+				} else {
+					resp, err = m.Chat(context.Background(), req)
+				}
+				require.NoError(t, err)
+				checkCaptured(t, tc.recording, got.body(t, 0))
+				assert.Equal(t, want, resp)
+			})
+
+			t.Run("client", func(t *testing.T) {
+				t.Parallel()
+				srv, got := replay(t, tc.recording)
+				var runs atomic.Int32
+				send, err := toolcall.NewTool(emailTool, func(ctx context.Context, args json.RawMessage) (string, error) {
+					runs.Add(1)
+					return "sent", nil
+				})
+				require.NoError(t, err)
+				prompt := toolcall.NewClient(newModel(srv, ollama.Config{})).Prompt(ask.Content).Tools(send).Options(opts)
+
+				var resp *toolcall.Response
+				if tc.stream {
+					var calls []string
+					for ev, e := range prompt.Stream(context.Background()) {
+						if ev.Kind == toolcall.EventToolCall {
+							calls = append(calls, ev.ToolCall.ID)
+						}
+						assert.NotEqual(t, toolcall.EventToolResult, ev.Kind)
+						if e != nil {
+							resp, err = ev.Response, e
+						}
+					}
+					assert.Equal(t, []string{tc.callID}, calls)
+				} else {
+					resp, err = prompt.Call(context.Background())
+				}
+
+				require.ErrorIs(t, err, toolcall.ErrReplyCut)
+				require.EqualError(t, err, wantErr)
+				assert.Zero(t, runs.Load(), "the tool must not run")
+				assert.Equal(t, 1, requestCount(got), "no request after the cut reply")
+				checkCaptured(t, tc.recording, got.body(t, 0))
+				require.NotNil(t, resp)
+				assert.Equal(t, []*toolcall.ModelResponse{want}, resp.Intermediate)
+				assert.Empty(t, resp.Executions)
+				assert.Equal(t, []toolcall.Message{ask}, resp.History)
+				require.NoError(t, toolcalltest.CheckHistory(resp.History))
+			})
+		})
+	}
+}

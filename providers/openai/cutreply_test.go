@@ -1,0 +1,103 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/providers/openai"
+	"github.com/toolcall-go/toolcall/toolcalltest"
+)
+
+// emailTool is the tool called in the h_*length_tool_call recordings.
+var emailTool = toolcall.Definition{
+	Name:        "send_email",
+	Description: "Send an email",
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`),
+}
+
+// TestReplyCutShort: a reply with a complete tool call and finish_reason
+// "length" finishes with FinishLength, and a Client runs none of its
+// calls, with Chat and with Stream.
+func TestReplyCutShort(t *testing.T) {
+	t.Parallel()
+	const wantErr = `toolcall: model reply cut short: finish reason "length"; its 1 tool call was not run`
+	ask := toolcall.UserMessage("Email Ana the invoice.")
+	want := &toolcall.ModelResponse{
+		Message:      toolcall.AssistantMessage("", call("call_email", "send_email", `{"to":"ana@example.com","subject":"Invoice"}`)),
+		FinishReason: toolcall.FinishLength,
+		Usage:        toolcall.Usage{PromptTokens: 90, CompletionTokens: 12, TotalTokens: 102},
+		Model:        "gpt-4o-mini-2024-07-18",
+	}
+	for _, tc := range []struct {
+		name, recording string
+		stream          bool
+	}{
+		{name: "chat", recording: "h_length_tool_call"},
+		{name: "stream", recording: "h_stream_length_tool_call", stream: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+
+			t.Run("adapter", func(t *testing.T) {
+				t.Parallel()
+				srv, _ := replay(t, tc.recording)
+				m := newModel(srv, openai.Config{})
+				req := &toolcall.Request{Messages: []toolcall.Message{ask}, Tools: []toolcall.Definition{emailTool}}
+				var resp *toolcall.ModelResponse
+				var err error
+				if tc.stream {
+					resp, err = m.Stream(context.Background(), req, func(toolcall.StreamDelta) bool { return true })
+				} else {
+					resp, err = m.Chat(context.Background(), req)
+				}
+				require.NoError(t, err)
+				assert.Equal(t, want, resp)
+			})
+
+			t.Run("client", func(t *testing.T) {
+				t.Parallel()
+				srv, got := replay(t, tc.recording)
+				var runs atomic.Int32
+				send, err := toolcall.NewTool(emailTool, func(ctx context.Context, args json.RawMessage) (string, error) {
+					runs.Add(1)
+					return "sent", nil
+				})
+				require.NoError(t, err)
+				prompt := toolcall.NewClient(newModel(srv, openai.Config{})).Prompt(ask.Content).Tools(send)
+
+				var resp *toolcall.Response
+				if tc.stream {
+					var calls []string
+					for ev, e := range prompt.Stream(context.Background()) {
+						if ev.Kind == toolcall.EventToolCall {
+							calls = append(calls, ev.ToolCall.ID)
+						}
+						assert.NotEqual(t, toolcall.EventToolResult, ev.Kind)
+						if e != nil {
+							resp, err = ev.Response, e
+						}
+					}
+					assert.Equal(t, []string{"call_email"}, calls)
+				} else {
+					resp, err = prompt.Call(context.Background())
+				}
+
+				require.ErrorIs(t, err, toolcall.ErrReplyCut)
+				require.EqualError(t, err, wantErr)
+				assert.Zero(t, runs.Load(), "the tool must not run")
+				assert.Equal(t, 1, got.count(), "no request after the cut reply")
+				require.NotNil(t, resp)
+				assert.Equal(t, []*toolcall.ModelResponse{want}, resp.Intermediate)
+				assert.Empty(t, resp.Executions)
+				assert.Equal(t, []toolcall.Message{ask}, resp.History)
+				require.NoError(t, toolcalltest.CheckHistory(resp.History))
+			})
+		})
+	}
+}
