@@ -10,7 +10,9 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/signature"
+	"github.com/toolcall-go/toolcall/internal/tagcheck"
 )
 
 // Method marks a method of a struct as a tool. Declare one blank field of
@@ -43,10 +45,12 @@ import (
 // (T), (T, error) or (error).
 type Method struct{}
 
+// methodTagKeys are the keys a [Method] field's tag may have.
+var methodTagKeys = []string{"tool", "name", "description", "returnDirect", "strict", "timeout", "converter", "params"}
+
 var (
 	methodType      = reflect.TypeFor[Method]()
 	toolContextType = reflect.TypeFor[ToolContext]()
-	contextType     = reflect.TypeFor[context.Context]()
 )
 
 // ToolsFrom returns the tools that objs declare with [Method] fields. An
@@ -92,6 +96,9 @@ func toolsFrom(obj any) ([]Tool, error) {
 		f := st.Field(i)
 		if f.Type != methodType {
 			continue
+		}
+		if err := tagcheck.Keys(f.Tag, methodTagKeys); err != nil {
+			return nil, &DefinitionError{Type: typeName, Method: f.Tag.Get("tool"), Err: fmt.Errorf("%w: field %s: %v", ErrInvalidTool, f.Name, err)}
 		}
 		method := f.Tag.Get("tool")
 		if method == "" {
@@ -232,34 +239,42 @@ func newMethodTool(obj reflect.Value, spec methodSpec, opts []ToolOption) (Tool,
 	if err != nil {
 		return nil, withSource(err, typeName, spec.method)
 	}
-	if err := finishConfig(&cfg, ts); err != nil {
+	if ft0.in, err = finishConfig(&cfg, ts); err != nil {
 		return nil, withSource(err, typeName, spec.method)
 	}
 	ft0.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
 	ft0.meta = cfg.metadata()
 	ft0.conv = cfg.converter
-	ft0.args = newArgDecoder(ts, cfg.schema)
-	ft0.ts = ts
 	return ft0, nil
 }
 
-// finishConfig fills defaults and checks the name.
-func finishConfig(cfg *toolConfig, ts *typeSchema) error {
+// finishConfig fills defaults, checks the name, and returns the checks of
+// the tool's schema: the type's own, its strict variant, or one given by
+// [WithInputSchema].
+func finishConfig(cfg *toolConfig, ts *typeSchema) (*checks, error) {
 	if err := checkName(cfg.name); err != nil {
-		return &DefinitionError{Method: cfg.name, Err: err}
+		return nil, &DefinitionError{Method: cfg.name, Err: err}
 	}
 	if cfg.description == "" {
 		cfg.description = cfg.name
 	}
-	if len(cfg.schema) == 0 {
-		cfg.schema = ts.plain
-		if cfg.strict {
-			cfg.schema = ts.strict
+	switch {
+	case len(cfg.schema) > 0:
+		c, err := newChecks(cfg.schema, nil, nil, ts.s.HasDuration)
+		if err == nil {
+			err = checkObjectSchema(cfg.name, c.tree)
 		}
-	} else if err := checkObjectSchema(cfg.name, cfg.schema); err != nil {
-		return err
+		if err != nil {
+			return nil, schemaError(err)
+		}
+		return c, nil
+	case cfg.strict:
+		c := ts.strictChecks()
+		cfg.schema = c.schema
+		return c, nil
 	}
-	return nil
+	cfg.schema = ts.s.Plain
+	return ts.plain, nil
 }
 
 // withSource adds the type and method to a definition error.
@@ -354,16 +369,29 @@ type reflectTool struct {
 	fn      reflect.Value
 	shape   signature.Shape
 	argType reflect.Type
-	args    argDecoder
-	ts      *typeSchema
+	in      *checks
 }
-
-func (t *reflectTool) typeSchema() *typeSchema { return t.ts }
 
 func (t *reflectTool) Definition() Definition { return t.def }
 func (t *reflectTool) Metadata() Metadata     { return t.meta }
+func (t *reflectTool) checks() *checks        { return t.in }
 
 func (t *reflectTool) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
+	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.variant(t.def.Strict, false, true), nil)
+}
+
+func (t *reflectTool) run(ctx context.Context, call ToolCall, args []byte, k *checker, mw Middleware) (string, error) {
+	v := reflect.New(t.argType)
+	if err := k.check(t.in, t.def.Name, args, v.UnsafePointer(), v.Interface()); err != nil {
+		return "", err
+	}
+	if mw == nil {
+		return t.invoke(ctx, v.Elem())
+	}
+	return mw(ctx, call, func(ctx context.Context) (string, error) { return t.invoke(ctx, v.Elem()) })
+}
+
+func (t *reflectTool) invoke(ctx context.Context, args reflect.Value) (string, error) {
 	ft := t.fn.Type()
 	in := make([]reflect.Value, ft.NumIn())
 	if t.shape.Context >= 0 {
@@ -372,16 +400,12 @@ func (t *reflectTool) Call(ctx context.Context, arguments json.RawMessage) (stri
 	if t.shape.ToolContext >= 0 {
 		in[t.shape.ToolContext] = reflect.ValueOf(ToolContextFrom(ctx))
 	}
-	args := reflect.New(t.argType)
-	if err := t.args.decode(ctx, t.def.Name, arguments, args.UnsafePointer(), args.Interface()); err != nil {
-		return "", err
-	}
 	switch t.shape.Input {
 	case signature.Struct:
-		in[t.shape.Params[0]] = args.Elem()
+		in[t.shape.Params[0]] = args
 	case signature.Positional:
 		for i, pi := range t.shape.Params {
-			in[pi] = args.Elem().Field(i)
+			in[pi] = args.Field(i)
 		}
 	}
 	out := t.fn.Call(in)
@@ -394,48 +418,6 @@ func (t *reflectTool) Call(ctx context.Context, arguments json.RawMessage) (stri
 		return NoResultText, nil
 	}
 	return convert(ctx, t.conv, out[0].Interface())
-}
-
-// argDecoder validates and decodes the arguments of a tool built from a
-// Go type: with the compiled decoder when the tool's schema is the type's
-// own, otherwise with the schema's validator and the JSON codec.
-type argDecoder struct {
-	plan      *dplan
-	ptr       bool // the argument type is a pointer to the planned struct
-	check     *validator
-	durations bool
-}
-
-func newArgDecoder(ts *typeSchema, schema json.RawMessage) argDecoder {
-	d := argDecoder{check: ts.validatorFor(schema), durations: ts.hasDuration}
-	if sameBytes(schema, ts.plain) || sameBytes(schema, ts.strict) {
-		d.plan = ts.decoderPlan()
-		d.ptr = ts.typ.Kind() == reflect.Pointer
-	}
-	return d
-}
-
-// decode fills the value at ptr (also given as target, a pointer of the
-// argument type for the codec).
-func (d *argDecoder) decode(ctx context.Context, tool string, arguments []byte, ptr unsafe.Pointer, target any) error {
-	args := normalizeArguments(arguments)
-	if ctx.Value(noValidationKey) != nil {
-		return decodeArguments(tool, args, target, d.durations)
-	}
-	if d.plan != nil {
-		if d.ptr {
-			elem := reflect.New(d.plan.typ).UnsafePointer()
-			*(*unsafe.Pointer)(ptr) = elem
-			ptr = elem
-		}
-		return d.plan.decodeInto(tool, args, ptr, d.durations)
-	}
-	if d.check != nil {
-		if err := d.check.Validate(tool, args); err != nil {
-			return err
-		}
-	}
-	return decodeArguments(tool, args, target, d.durations)
 }
 
 // convert applies the tool's converter, else the client's, else the default.
@@ -479,14 +461,12 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 		}
 		return nil, err
 	}
-	if err := finishConfig(cfg, ts); err != nil {
-		return nil, err
+	if t.in, err = finishConfig(cfg, ts); err != nil {
+		return nil, withSource(err, "", cfg.name)
 	}
 	t.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
 	t.meta = cfg.metadata()
 	t.conv = cfg.converter
-	t.args = newArgDecoder(ts, cfg.schema)
-	t.ts = ts
 	t.noResult = reflect.TypeFor[Out]() == reflect.TypeFor[struct{}]()
 	return t, nil
 }
@@ -507,23 +487,32 @@ type funcTool[In, Out any] struct {
 	conv     ResultConverter
 	fn       func(context.Context, In) (Out, error)
 	cfg      toolConfig
-	args     argDecoder
+	in       *checks
 	noResult bool
-	ts       *typeSchema
 }
 
 func (t *funcTool[In, Out]) funcType() reflect.Type { return reflect.TypeOf(t.fn) }
 
-func (t *funcTool[In, Out]) typeSchema() *typeSchema { return t.ts }
-
 func (t *funcTool[In, Out]) Definition() Definition { return t.def }
 func (t *funcTool[In, Out]) Metadata() Metadata     { return t.meta }
+func (t *funcTool[In, Out]) checks() *checks        { return t.in }
 
 func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
+	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.variant(t.def.Strict, false, true), nil)
+}
+
+func (t *funcTool[In, Out]) run(ctx context.Context, call ToolCall, args []byte, k *checker, mw Middleware) (string, error) {
 	var in In
-	if err := t.args.decode(ctx, t.def.Name, arguments, unsafe.Pointer(&in), &in); err != nil {
+	if err := k.check(t.in, t.def.Name, args, unsafe.Pointer(&in), &in); err != nil {
 		return "", err
 	}
+	if mw == nil {
+		return t.invoke(ctx, in)
+	}
+	return mw(ctx, call, func(ctx context.Context) (string, error) { return t.invoke(ctx, in) })
+}
+
+func (t *funcTool[In, Out]) invoke(ctx context.Context, in In) (string, error) {
 	out, err := t.fn(ctx, in)
 	if err != nil {
 		return "", err

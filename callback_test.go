@@ -278,7 +278,7 @@ func TestRegistrationErrors(t *testing.T) {
 			_, err := toolcall.NewTool(toolcall.Definition{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)},
 				func(context.Context, json.RawMessage) (string, error) { return "", nil })
 			return err
-		}, toolcall.ErrInvalidTool, `toolcall: invalid tool: tool "x": input schema must have "type":"object", got string`, ""},
+		}, toolcall.ErrInvalidTool, `toolcall: tool "x": invalid tool: input schema must have "type":"object", got string`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

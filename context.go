@@ -77,7 +77,6 @@ const (
 	toolContextKey ctxKey = iota
 	callStateKey
 	converterKey
-	noValidationKey
 )
 
 // callState is what a running tool can see and change of its call.
@@ -90,9 +89,8 @@ type callState struct {
 // state and the settings a tool reads, in one allocation.
 type callCtx struct {
 	context.Context
-	state        callState
-	converter    ResultConverter
-	noValidation bool
+	state     callState
+	converter ResultConverter
 }
 
 // String keeps the history and settings out of printed contexts.
@@ -109,8 +107,6 @@ func (c *callCtx) Value(key any) any {
 			return &c.state
 		case k == converterKey && c.converter != nil:
 			return c.converter
-		case k == noValidationKey && c.noValidation:
-			return true
 		}
 	}
 	return c.Context.Value(key)

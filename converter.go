@@ -1,6 +1,11 @@
 package toolcall
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
 
 // NoResultText is what the model receives from a tool that returns no value
 // (only an error, or nothing) and succeeded.
@@ -29,3 +34,31 @@ func ConvertResult(result any) (string, error) {
 	}
 	return encodeResult(result)
 }
+
+// encodeResult marshals a result as compact JSON without HTML escaping:
+// the reader is a model, not a browser.
+func encodeResult(v any) (string, error) {
+	e := encoderPool.Get().(*resultEncoder)
+	defer func() {
+		if e.buf.Cap() <= 64<<10 {
+			e.buf.Reset()
+			encoderPool.Put(e)
+		}
+	}()
+	if err := e.enc.Encode(v); err != nil {
+		return "", fmt.Errorf("toolcall: converting result of type %T: %w", v, err)
+	}
+	return string(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))), nil
+}
+
+type resultEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encoderPool = sync.Pool{New: func() any {
+	e := &resultEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}

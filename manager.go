@@ -2,7 +2,6 @@ package toolcall
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolcall-go/toolcall/internal/check"
 )
 
 // DefaultConcurrency bounds how many tool calls of one model response run
@@ -71,7 +72,10 @@ type Execution struct {
 // Definitions returns the definitions of tools, for a [Request]. The same
 // tool given twice (say, directly and by name) is defined once; two
 // different tools with one name are an error naming both, with
-// [ErrDuplicateTool].
+// [ErrDuplicateTool]. A tool whose input schema the checks refuse is a
+// [*DefinitionError] naming the tool, the parameter path and the keyword.
+// With [WithStrictTools] each tool not already strict is given in its strict
+// variant, whatever its schema's origin.
 func (m *Manager) Definitions(tools []Tool) ([]Definition, error) {
 	return definitions(m.cfg.strict, tools)
 }
@@ -95,8 +99,12 @@ next:
 			return nil, &DefinitionError{Method: d.Name,
 				Err: fmt.Errorf("%w: %q is given by %s and %s", ErrDuplicateTool, d.Name, toolSource(first), toolSource(t))}
 		}
+		in, err := checksOf(t, d)
+		if err != nil {
+			return nil, err
+		}
 		if strict && !d.Strict {
-			d = strictDefinition(t, d)
+			d.InputSchema, d.Strict = in.strictVariant(), true
 		}
 		defs = append(defs, d)
 	}
@@ -324,21 +332,19 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 	}
 
 	def := tool.Definition()
-	if cfg.strict && !def.Strict {
-		def = strictDefinition(tool, def)
-	}
-	args := normalizeArguments(call.Arguments)
-	err := argumentLimits(cfg, def.Name, args)
-	if err == nil && !cfg.noValidation {
-		if v := validatorFor(tool, def); v != nil {
-			err = v.Validate(def.Name, args)
-		}
-	}
-	if err != nil {
+	args := check.Normalize(call.Arguments)
+	if err := argumentLimits(cfg, def.Name, args); err != nil {
 		return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: err}))
 	}
+	in, err := checksOf(tool, def)
+	if err != nil { // a schema the checks refuse: the caller's mistake, and nothing may run
+		e.Err, e.IsError, e.Result = err, true, fmt.Sprintf("tool %s was not run: its input schema cannot be checked", def.Name)
+		return finish(err)
+	}
+	checked := call
+	checked.Arguments = args
 
-	cc := &callCtx{Context: ctx, converter: cfg.converter, noValidation: cfg.noValidation}
+	cc := &callCtx{Context: ctx, converter: cfg.converter}
 	cc.state.info = CallInfo{ID: call.ID, Name: def.Name, Round: round, History: hist}
 	var tctx context.Context = cc
 	timeout := cfg.toolTimeout
@@ -350,7 +356,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 		tctx, cancel = context.WithTimeout(tctx, timeout)
 		defer cancel()
 	}
-	result, err := safeCall(tctx, tool, args)
+	result, err := safeRun(tctx, tool, in, in.variant(def.Strict, cfg.strict, false), checked, cfg.middleware)
 	if err == nil {
 		if cfg.maxResultBytes > 0 && len(result) > cfg.maxResultBytes {
 			result = truncate(result, cfg.maxResultBytes)
@@ -370,6 +376,26 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 	return finish(m.fail(ctx, cfg, &e, te))
 }
 
+// safeRun checks the call's arguments with k and runs the tool through mw,
+// turning a panic into a *ToolError.
+func safeRun(ctx context.Context, t Tool, in *checks, k *checker, call ToolCall, mw Middleware) (result string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &ToolError{Panic: r, Err: fmt.Errorf("panic: %v", r)}
+		}
+	}()
+	if bt, ok := t.(builtTool); ok {
+		return bt.run(ctx, call, call.Arguments, k, mw)
+	}
+	if err := k.check(in, call.Name, call.Arguments, nil, nil); err != nil {
+		return "", err
+	}
+	if mw == nil {
+		return t.Call(ctx, call.Arguments)
+	}
+	return mw(ctx, call, func(ctx context.Context) (string, error) { return t.Call(ctx, call.Arguments) })
+}
+
 // argumentLimits refuses arguments over the size or nesting limit with an
 // *ArgumentError for the model. The default nesting limit needs no pass of
 // its own: the validator enforces it as it walks.
@@ -378,7 +404,7 @@ func argumentLimits(cfg *config, tool string, args []byte) error {
 	switch {
 	case cfg.maxArgumentBytes > 0 && len(args) > cfg.maxArgumentBytes:
 		v = Violation{Rule: "maxLength", Message: fmt.Sprintf("arguments are %d bytes long, the limit is %d", len(args), cfg.maxArgumentBytes)}
-	case cfg.maxArgumentDepth > 0 && cfg.maxArgumentDepth < maxDepth && nestingExceeds(args, cfg.maxArgumentDepth):
+	case cfg.maxArgumentDepth > 0 && cfg.maxArgumentDepth < check.MaxDepth && nestingExceeds(args, cfg.maxArgumentDepth):
 		v = Violation{Rule: "maxDepth", Message: fmt.Sprintf("arrays and objects nest more than %d levels deep, the limit", cfg.maxArgumentDepth)}
 	default:
 		return nil
@@ -434,16 +460,6 @@ func ToolErrorText(te *ToolError) string {
 	return msg
 }
 
-// safeCall runs the tool, turning a panic into a *ToolError.
-func safeCall(ctx context.Context, t Tool, args json.RawMessage) (result string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &ToolError{Panic: r, Err: fmt.Errorf("panic: %v", r)}
-		}
-	}()
-	return t.Call(ctx, args)
-}
-
 func unknownToolText(name string, tools []Tool) string {
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
@@ -468,13 +484,29 @@ func truncate(s string, limit int) string {
 	return s[:cut] + fmt.Sprintf(TruncationMarker, len(s), limit)
 }
 
-// strictDefinition returns the strict variant of a tool's definition, when
-// the tool's schema comes from a Go type.
-func strictDefinition(t Tool, def Definition) Definition {
-	if tt, ok := t.(typedTool); ok && sameBytes(def.InputSchema, tt.typeSchema().plain) {
-		ts := tt.typeSchema()
-		def.InputSchema = ts.strict
-		def.Strict = true
+// nestingExceeds reports whether arrays and objects in the JSON text data
+// nest deeper than limit. Only a lowered limit needs this pass: the checks
+// enforce the default as they walk.
+func nestingExceeds(data []byte, limit int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > limit {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
 	}
-	return def
+	return false
 }

@@ -92,7 +92,7 @@ type config struct {
 	maxArgumentBytes int
 	maxArgumentDepth int
 	maxResultBytes   int
-	noValidation     bool
+	middleware       Middleware
 	strict           bool
 	hooks            Hooks
 
@@ -233,17 +233,42 @@ func WithMaxResultBytes(n int) Option {
 	return optionFunc(func(c *config) { c.maxResultBytes = n })
 }
 
-// WithoutValidation skips checking arguments against the schema before a
-// tool runs: only decoding into the Go type can fail (e.g. a wrong type),
-// and such errors still go to the model.
-func WithoutValidation() Option {
-	return optionFunc(func(c *config) { c.noValidation = true })
-}
-
-// WithStrictTools sends every tool whose schema comes from a Go type in its
-// strict variant (see [WithStrict]).
+// WithStrictTools sends every tool in its strict variant (see [WithStrict]),
+// whatever its schema's origin, and checks its calls against that variant.
 func WithStrictTools() Option {
 	return optionFunc(func(c *config) { c.strict = true })
+}
+
+// Middleware wraps each tool call a [Client] or [Manager] runs, e.g. for
+// logging, authorisation or caching. It runs after the call's arguments
+// passed the tool's schema (a call that fails never reaches it), inside the
+// tool's timeout, and before the result is cut to [WithMaxResultBytes] and
+// the error policy applies. call holds the checked arguments, with "{}" for
+// empty or null ones. next runs the tool, or the next middleware. A
+// middleware may return without calling next, to refuse a call or answer
+// from a cache; it cannot change the arguments, which were checked.
+type Middleware func(ctx context.Context, call ToolCall, next func(context.Context) (string, error)) (string, error)
+
+// WithMiddleware adds middleware around every tool call; the first given
+// is the outermost. Wrapping changes nothing about the checks: each call is
+// checked once, before the first middleware.
+func WithMiddleware(mw ...Middleware) Option {
+	return optionFunc(func(c *config) {
+		for _, m := range mw {
+			if m != nil {
+				c.middleware = chainMiddleware(c.middleware, m)
+			}
+		}
+	})
+}
+
+func chainMiddleware(outer, inner Middleware) Middleware {
+	if outer == nil {
+		return inner
+	}
+	return func(ctx context.Context, call ToolCall, next func(context.Context) (string, error)) (string, error) {
+		return outer(ctx, call, func(ctx context.Context) (string, error) { return inner(ctx, call, next) })
+	}
 }
 
 // WithHooks sets the observers of the loop.

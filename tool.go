@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/toolcall-go/toolcall/internal/check"
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
 )
 
 // A Tool is a function the model can call.
@@ -15,6 +18,13 @@ import (
 // (never empty: the [Manager] turns "", "null" and missing arguments into
 // "{}") and returns the text sent back to the model. A non-nil error is
 // reported to the model as the tool result (see [WithToolErrorHandler]).
+//
+// The [Manager] checks every call's arguments against the tool's input
+// schema, once, before the tool or any [Middleware] runs, whatever the tool's
+// type; a Tool of your own (say, one that wraps another) gets only arguments
+// that passed. The tools this package builds also check when their Call is
+// used directly, so a wrapper that calls one is safe too; there, null for an
+// optional parameter counts as absent, as in the strict variant.
 type Tool interface {
 	Definition() Definition
 	Metadata() Metadata
@@ -50,6 +60,11 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{},"required":[
 // (an empty InputSchema means no parameters) and call runs it. It is the
 // way to build tools whose schema is not a Go type, such as tools bridged
 // from another protocol. Options override parts of def.
+//
+// The schema is compiled here, and refused with a [*DefinitionError] naming
+// the parameter path and the keyword when it uses a keyword the checks
+// cannot enforce (see the package documentation). call receives only
+// arguments that passed them.
 func NewTool(def Definition, call func(ctx context.Context, arguments json.RawMessage) (string, error), opts ...ToolOption) (Tool, error) {
 	if call == nil {
 		return nil, fmt.Errorf("%w: tool %q: nil call function", ErrInvalidTool, def.Name)
@@ -64,48 +79,67 @@ func NewTool(def Definition, call func(ctx context.Context, arguments json.RawMe
 	if err := checkName(cfg.name); err != nil {
 		return nil, err
 	}
-	if err := checkObjectSchema(cfg.name, cfg.schema); err != nil {
+	in, err := newChecks(cfg.schema, nil, nil, false)
+	if err == nil {
+		err = checkObjectSchema(cfg.name, in.tree)
+	}
+	if err != nil {
+		err = schemaError(err)
+		if de, ok := err.(*DefinitionError); ok {
+			de.Method = cfg.name
+		}
 		return nil, err
 	}
 	if cfg.description == "" {
 		cfg.description = cfg.name
 	}
-	check, err := compileValidator(cfg.schema)
-	if err != nil {
-		return nil, &DefinitionError{Method: cfg.name, Err: fmt.Errorf("%w: input schema: %v", ErrInvalidTool, err)}
-	}
 	return &rawTool{
-		def:   Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict},
-		meta:  cfg.metadata(),
-		call:  call,
-		check: check,
+		def:  Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict},
+		meta: cfg.metadata(),
+		call: call,
+		in:   in,
 	}, nil
 }
 
 type rawTool struct {
-	def   Definition
-	meta  Metadata
-	call  func(ctx context.Context, arguments json.RawMessage) (string, error)
-	check *validator
+	def  Definition
+	meta Metadata
+	call func(ctx context.Context, arguments json.RawMessage) (string, error)
+	in   *checks
 }
 
 func (t *rawTool) Definition() Definition { return t.def }
 func (t *rawTool) Metadata() Metadata     { return t.meta }
+func (t *rawTool) checks() *checks        { return t.in }
+
 func (t *rawTool) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
-	return t.call(ctx, arguments)
+	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.variant(t.def.Strict, false, true), nil)
 }
 
-// checkObjectSchema makes sure a hand-written schema is a JSON object whose
-// type is "object", which every provider requires of tool parameters.
-func checkObjectSchema(name string, schema json.RawMessage) error {
-	var probe struct {
-		Type any `json:"type"`
+func (t *rawTool) run(ctx context.Context, call ToolCall, args []byte, k *checker, mw Middleware) (string, error) {
+	if err := k.check(t.in, t.def.Name, args, nil, nil); err != nil {
+		return "", err
 	}
-	if err := json.Unmarshal(schema, &probe); err != nil {
-		return fmt.Errorf("%w: tool %q: input schema is not a JSON object: %v", ErrInvalidTool, name, err)
+	if mw == nil {
+		return t.call(ctx, args)
 	}
-	if probe.Type != "object" {
-		return fmt.Errorf("%w: tool %q: input schema must have \"type\":\"object\", got %v", ErrInvalidTool, name, probe.Type)
+	return mw(ctx, call, func(ctx context.Context) (string, error) { return t.call(ctx, args) })
+}
+
+// A builtTool is a tool this package built. It carries its compiled checks,
+// and its run checks a call (a tool built from a Go type decodes in the
+// same pass) before it calls through the middleware.
+type builtTool interface {
+	Tool
+	checks() *checks
+	run(ctx context.Context, call ToolCall, args []byte, k *checker, mw Middleware) (string, error)
+}
+
+// checkObjectSchema makes sure an input schema is of type "object", which
+// every provider requires of tool parameters.
+func checkObjectSchema(name string, schema *jsonnode.Object) error {
+	if t, _ := schema.Get("type"); t != "object" {
+		return &DefinitionError{Method: name, Err: fmt.Errorf("%w: input schema must have \"type\":\"object\", got %v", ErrInvalidTool, t)}
 	}
 	return nil
 }

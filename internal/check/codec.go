@@ -1,25 +1,24 @@
-package toolcall
+package check
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	json2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Arguments are decoded with github.com/go-json-experiment/json (the
-// encoding/json/v2 prototype): it decodes this workload about 2.5x faster
-// than encoding/json, reports the JSON pointer of a bad value, rejects
-// duplicate keys and invalid UTF-8, and matches field names exactly.
-
+// Arguments the plan does not drive are decoded with
+// github.com/go-json-experiment/json (the encoding/json/v2 prototype): it
+// reports the JSON pointer of a bad value, rejects duplicate keys and
+// invalid UTF-8, and matches field names exactly.
 var (
 	decodeOptions         = json2.JoinOptions(json2.RejectUnknownMembers(true))
 	decodeDurationOptions = json2.JoinOptions(decodeOptions, json2.WithUnmarshalers(
@@ -40,36 +39,46 @@ var (
 		})))
 )
 
-// normalizeArguments applies E1: empty, blank and null arguments mean {}.
-func normalizeArguments(args []byte) []byte {
-	t := bytes.TrimSpace(args)
-	if len(t) == 0 || string(t) == "null" {
-		return []byte("{}")
+var (
+	durationType        = reflect.TypeFor[time.Duration]()
+	timeType            = reflect.TypeFor[time.Time]()
+	rawMessageType      = reflect.TypeFor[json.RawMessage]()
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	jsonUnmarshalerFrom = reflect.TypeFor[json2.UnmarshalerFrom]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	stringType          = reflect.TypeFor[string]()
+)
+
+// decodesItself reports whether t (or *t) reads its own JSON or text form.
+func decodesItself(t reflect.Type) bool {
+	for _, u := range []reflect.Type{jsonUnmarshalerType, jsonUnmarshalerFrom, textUnmarshalerType} {
+		if t.Implements(u) || reflect.PointerTo(t).Implements(u) {
+			return true
+		}
 	}
-	return args
+	return false
 }
 
-// decodeArguments decodes the model's arguments into v, a pointer. Errors
-// are *ArgumentError values naming the field.
-func decodeArguments(tool string, args []byte, v any, durations bool) error {
+// Decode decodes args (normalised as by Normalize) into target, a
+// pointer, with the codec. It is the path for types without a Plan; it
+// does not check a schema.
+func Decode(args []byte, target any, durations bool) []Violation {
 	opts := decodeOptions
 	if durations {
 		opts = decodeDurationOptions
 	}
-	args = normalizeArguments(args)
-	err := json2.Unmarshal(args, v, opts)
+	args = Normalize(args)
+	err := json2.Unmarshal(args, target, opts)
 	if err == nil {
 		return nil
 	}
 	// A model may write 2.0 for an integer; accept integral numbers.
 	if fixed, ok := integralNumbers(args); ok && isIntegerError(err) {
-		if err2 := json2.Unmarshal(fixed, v, opts); err2 == nil {
+		if err = json2.Unmarshal(fixed, target, opts); err == nil {
 			return nil
-		} else {
-			err = err2
 		}
 	}
-	return &ArgumentError{Tool: tool, Violations: []Violation{violationOf(err)}}
+	return []Violation{violationOf(err)}
 }
 
 func isIntegerError(err error) bool {
@@ -213,59 +222,4 @@ func kindName(k jsontext.Kind) string {
 		return "array"
 	}
 	return k.String()
-}
-
-// encodeResult marshals a result as compact JSON without HTML escaping:
-// the reader is a model, not a browser.
-func encodeResult(v any) (string, error) {
-	e := encoderPool.Get().(*resultEncoder)
-	defer func() {
-		if e.buf.Cap() <= 64<<10 {
-			e.buf.Reset()
-			encoderPool.Put(e)
-		}
-	}()
-	if err := e.enc.Encode(v); err != nil {
-		return "", fmt.Errorf("toolcall: converting result of type %T: %w", v, err)
-	}
-	return string(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))), nil
-}
-
-type resultEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-var encoderPool = sync.Pool{New: func() any {
-	e := &resultEncoder{}
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	return e
-}}
-
-// nestingExceeds reports whether arrays and objects in the JSON text data
-// nest deeper than limit. Only a lowered limit needs this pass: the
-// validator enforces the default as it walks.
-func nestingExceeds(data []byte, limit int) bool {
-	depth, inString := 0, false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
-			if depth++; depth > limit {
-				return true
-			}
-		case c == ']' || c == '}':
-			depth--
-		}
-	}
-	return false
 }

@@ -1,0 +1,287 @@
+package check
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// smallObject is how many names an object may have before duplicates are
+// found with a map rather than a linear scan.
+const smallObject = 32
+
+// member reads `"name":`, refusing a name seen before in the object whose
+// names start at st.keys[base] (or are in *set, for large objects). It
+// returns the unescaped name and its raw text with quotes.
+func (st *state) member(base int, set *map[string]struct{}) (name, raw []byte, err error) {
+	st.ws()
+	if st.pos >= len(st.data) || st.data[st.pos] != '"' {
+		return nil, nil, st.syntax("expected a field name at byte %d", st.pos)
+	}
+	start := st.pos
+	escaped, err := st.str()
+	if err != nil {
+		return nil, nil, err
+	}
+	raw = st.data[start:st.pos]
+	name = raw[1 : len(raw)-1]
+	if escaped {
+		name = []byte(unescape(name))
+	}
+	if *set != nil {
+		if _, dup := (*set)[string(name)]; dup {
+			return nil, nil, st.syntax("duplicate field %q", name)
+		}
+		(*set)[string(name)] = struct{}{}
+	} else {
+		for _, k := range st.keys[base:] {
+			if bytes.Equal(k, name) {
+				return nil, nil, st.syntax("duplicate field %q", name)
+			}
+		}
+		st.keys = append(st.keys, name)
+		if len(st.keys)-base > smallObject {
+			*set = make(map[string]struct{}, 2*smallObject)
+			for _, k := range st.keys[base:] {
+				(*set)[string(k)] = struct{}{}
+			}
+			st.keys = st.keys[:base]
+		}
+	}
+	st.ws()
+	if st.pos >= len(st.data) || st.data[st.pos] != ':' {
+		return nil, nil, st.syntax("expected ':' after field name at byte %d", st.pos)
+	}
+	st.pos++
+	return name, raw, nil
+}
+
+// seenSet records which tracked names an object has.
+type seenSet struct {
+	bits uint64
+	more []bool
+}
+
+func (s *seenSet) set(i int) {
+	if i < 64 {
+		s.bits |= 1 << i
+		return
+	}
+	for len(s.more) <= i-64 {
+		s.more = append(s.more, false)
+	}
+	s.more[i-64] = true
+}
+
+func (s *seenSet) has(i int) bool {
+	if i < 64 {
+		return s.bits&(1<<i) != 0
+	}
+	return i-64 < len(s.more) && s.more[i-64]
+}
+
+// memberSchema returns the schema for the value of field name, recording
+// an unknown field.
+func (st *state) memberSchema(n *node, name []byte, seen *seenSet) *node {
+	if n.track != nil {
+		if i, ok := n.track[string(name)]; ok {
+			seen.set(i)
+		}
+	}
+	if c, ok := n.props[string(name)]; ok {
+		return c
+	}
+	for _, p := range n.patProps {
+		if p.re.Match(name) {
+			return p.n
+		}
+	}
+	if n.addl != nil {
+		return n.addl
+	}
+	if n.noAddl {
+		st.fail("additionalProperties", "unknown field; remove it")
+	}
+	return nil
+}
+
+// extraSchemas checks a member's value against the patternProperties
+// beyond the one memberSchema chose.
+func (st *state) extraSchemas(n *node, name, raw []byte, depth int) {
+	_, first := n.props[string(name)]
+	first = !first
+	for _, p := range n.patProps {
+		if p.re.Match(name) {
+			if first {
+				first = false
+				continue
+			}
+			st.addAll(st.sub(p.n, raw, depth))
+		}
+	}
+}
+
+// checkName checks a field name against propertyNames.
+func (st *state) checkName(n *node, raw []byte, depth int) {
+	for _, v := range st.sub(n, raw, depth) {
+		st.add(Violation{Path: v.Path, Rule: "propertyNames", Message: "field name: " + v.Message})
+	}
+}
+
+func (st *state) object(n *node, depth int) error {
+	start := st.pos
+	st.pos++ // '{'
+	base := len(st.keys)
+	var set map[string]struct{}
+	var seen seenSet
+	count := 0
+	st.ws()
+	if st.pos < len(st.data) && st.data[st.pos] == '}' {
+		st.pos++
+	} else {
+		for {
+			name, raw, err := st.member(base, &set)
+			if err != nil {
+				return err
+			}
+			count++
+			st.path = append(st.path, seg{name: name, isKey: true})
+			var child *node
+			if n != nil {
+				if n.propNames != nil {
+					st.checkName(n.propNames, raw, depth+1)
+				}
+				child = st.memberSchema(n, name, &seen)
+			}
+			st.ws()
+			vstart := st.pos
+			if err := st.value(child, depth+1); err != nil {
+				return err
+			}
+			if n != nil && len(n.patProps) > 0 {
+				st.extraSchemas(n, name, st.data[vstart:st.pos], depth+1)
+			}
+			st.path = st.path[:len(st.path)-1]
+			if done, err := st.next('}'); err != nil {
+				return err
+			} else if done {
+				break
+			}
+		}
+	}
+	st.keys = st.keys[:base]
+	if n != nil {
+		st.objectEnd(n, &seen, count, st.data[start:st.pos], depth)
+	}
+	return nil
+}
+
+// objectEnd checks the keywords about the object as a whole.
+func (st *state) objectEnd(n *node, seen *seenSet, count int, raw []byte, depth int) {
+	for i, r := range n.required {
+		if !seen.has(n.reqIdx[i]) {
+			st.missing(r, "required", "required field is missing")
+		}
+	}
+	for _, d := range n.depReq {
+		if !seen.has(d.key) {
+			continue
+		}
+		for i, r := range d.names {
+			if !seen.has(d.idx[i]) {
+				st.missing(r, "dependentRequired", "required when "+strconv.Quote(d.text)+" is present")
+			}
+		}
+	}
+	if n.minProps >= 0 && count < n.minProps {
+		st.failf("minProperties", "must have at least %d fields", n.minProps)
+	}
+	if n.maxProps >= 0 && count > n.maxProps {
+		st.failf("maxProperties", "must have at most %d fields", n.maxProps)
+	}
+	for _, d := range n.depSchemas {
+		if seen.has(d.key) {
+			st.addAll(st.sub(d.n, raw, depth))
+		}
+	}
+}
+
+func (st *state) missing(name, rule, msg string) {
+	st.path = append(st.path, seg{name: []byte(name), isKey: true})
+	st.fail(rule, msg)
+	st.path = st.path[:len(st.path)-1]
+}
+
+func (st *state) array(n *node, depth int) error {
+	st.pos++ // '['
+	count, matches := 0, 0
+	var items map[string]int
+	dupA, dupB := -1, -1
+	st.ws()
+	if st.pos < len(st.data) && st.data[st.pos] == ']' {
+		st.pos++
+	} else {
+		for {
+			var item *node
+			if n != nil {
+				if count < len(n.prefix) {
+					item = n.prefix[count]
+				} else {
+					item = n.items
+				}
+			}
+			st.path = append(st.path, seg{index: count})
+			st.ws()
+			istart := st.pos
+			if err := st.value(item, depth+1); err != nil {
+				return err
+			}
+			if n != nil && (n.contains != nil || n.unique) {
+				raw := st.data[istart:st.pos]
+				if n.contains != nil && len(st.sub(n.contains, raw, depth+1)) == 0 {
+					matches++
+				}
+				if n.unique && dupA < 0 {
+					if items == nil {
+						items = map[string]int{}
+					}
+					c := canonRaw(raw)
+					if j, ok := items[c]; ok {
+						dupA, dupB = j, count
+					}
+					items[c] = count
+				}
+			}
+			st.path = st.path[:len(st.path)-1]
+			count++
+			if done, err := st.next(']'); err != nil {
+				return err
+			} else if done {
+				break
+			}
+		}
+	}
+	if n == nil {
+		return nil
+	}
+	if n.minItems >= 0 && count < n.minItems {
+		st.failf("minItems", "must have at least %d items", n.minItems)
+	}
+	if n.maxItems >= 0 && count > n.maxItems {
+		st.failf("maxItems", "must have at most %d items", n.maxItems)
+	}
+	if dupA >= 0 {
+		st.failf("uniqueItems", "items must be unique, but items %d and %d are equal", dupA, dupB)
+	}
+	if n.contains != nil {
+		switch {
+		case n.minContains < 0 && matches == 0:
+			st.fail("contains", "must contain an item that matches the \"contains\" schema")
+		case n.minContains >= 0 && matches < n.minContains:
+			st.failf("minContains", "must contain at least %d items that match the \"contains\" schema", n.minContains)
+		}
+		if n.maxContains >= 0 && matches > n.maxContains {
+			st.failf("maxContains", "must contain at most %d items that match the \"contains\" schema", n.maxContains)
+		}
+	}
+	return nil
+}

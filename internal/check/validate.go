@@ -1,0 +1,650 @@
+package check
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// Normalize maps empty, blank and null arguments to {}: models send them
+// for tools without parameters.
+func Normalize(args []byte) []byte {
+	t := bytes.TrimSpace(args)
+	if len(t) == 0 || string(t) == "null" {
+		return []byte("{}")
+	}
+	return args
+}
+
+// seg is one step of the path to a value: a property name (a slice of
+// the arguments, unescaped only when needed) or an array index.
+type seg struct {
+	name  []byte
+	index int
+	isKey bool
+}
+
+// state is one pass over the arguments. It is pooled: the valid path
+// allocates nothing for schemas without composite keywords.
+type state struct {
+	data       []byte
+	pos        int
+	path       []seg
+	violations []Violation
+	keys       [][]byte // names of the open objects, for duplicates
+	durations  bool
+}
+
+var statePool = sync.Pool{New: func() any {
+	return &state{path: make([]seg, 0, 16), keys: make([][]byte, 0, 32)}
+}}
+
+func getState(data []byte) *state {
+	st := statePool.Get().(*state)
+	st.data, st.pos = data, 0
+	st.path, st.violations, st.keys = st.path[:0], st.violations[:0], st.keys[:0]
+	return st
+}
+
+func putState(st *state) {
+	// Drop references into the arguments so the pool does not keep them.
+	clear(st.path[:cap(st.path)])
+	clear(st.keys[:cap(st.keys)])
+	st.data, st.durations = nil, false
+	statePool.Put(st)
+}
+
+// errSyntax reports malformed JSON; it carries the message for the model.
+type errSyntax struct{ msg string }
+
+func (e *errSyntax) Error() string { return e.msg }
+
+// Validate checks args against the schema and returns the violations,
+// nil when there are none, at most 10. Malformed JSON is one violation
+// with Rule "syntax". Apply Normalize first where empty arguments mean {}.
+func (s *Schema) Validate(args []byte) []Violation {
+	st := getState(args)
+	defer putState(st)
+	err := st.value(s.root, 0)
+	return st.finish(err)
+}
+
+func (st *state) finish(err error) []Violation {
+	if err == nil {
+		st.ws()
+		if st.pos < len(st.data) {
+			err = st.syntax("data after the top-level value")
+		}
+	}
+	if err != nil {
+		return []Violation{{Path: st.pathString(), Rule: "syntax", Message: err.Error()}}
+	}
+	if len(st.violations) == 0 {
+		return nil
+	}
+	return slices.Clone(st.violations)
+}
+
+func (st *state) syntax(format string, args ...any) error {
+	return &errSyntax{"arguments are not valid JSON: " + fmt.Sprintf(format, args...)}
+}
+
+func (st *state) pathString() string {
+	var b strings.Builder
+	for _, s := range st.path {
+		if !s.isKey {
+			fmt.Fprintf(&b, "[%d]", s.index)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.Write(s.name)
+	}
+	return b.String()
+}
+
+func (st *state) fail(rule, msg string) {
+	if len(st.violations) < maxViolations {
+		st.violations = append(st.violations, Violation{Path: st.pathString(), Rule: rule, Message: msg})
+	}
+}
+
+func (st *state) failf(rule, format string, args ...any) {
+	if len(st.violations) < maxViolations {
+		st.fail(rule, fmt.Sprintf(format, args...))
+	}
+}
+
+func (st *state) add(v Violation) {
+	if len(st.violations) < maxViolations {
+		st.violations = append(st.violations, v)
+	}
+}
+
+func (st *state) ws() {
+	for st.pos < len(st.data) {
+		switch st.data[st.pos] {
+		case ' ', '\t', '\n', '\r':
+			st.pos++
+		default:
+			return
+		}
+	}
+}
+
+// value checks the next JSON value against n (nil: anything). It returns
+// an error only for malformed JSON; violations are recorded.
+func (st *state) value(n *node, depth int) error {
+	if depth > MaxDepth {
+		return st.syntax("nesting deeper than %d levels", MaxDepth)
+	}
+	n = resolve(n)
+	st.ws()
+	if st.pos >= len(st.data) {
+		return st.syntax("unexpected end of input")
+	}
+	if n == nil {
+		return st.value1(nil, depth)
+	}
+	if n.never {
+		st.fail("not", "no value is allowed here")
+		return st.value1(nil, depth)
+	}
+	if !n.composite {
+		return st.value1(n, depth)
+	}
+	start := st.pos
+	if err := st.value1(n, depth); err != nil {
+		return err
+	}
+	st.composite(n, st.data[start:st.pos], depth)
+	return nil
+}
+
+// value1 checks the keywords of n that read the value in the pass.
+func (st *state) value1(n *node, depth int) error {
+	start := st.pos
+	switch c := st.data[st.pos]; {
+	case c == '{', c == '[':
+		tn, bit := n, tObject
+		if c == '[' {
+			bit = tArray
+		}
+		if n != nil && !st.typeOK(n, bit, c) {
+			tn = nil
+		}
+		var err error
+		if c == '{' {
+			err = st.object(tn, depth)
+		} else {
+			err = st.array(tn, depth)
+		}
+		if err != nil {
+			return err
+		}
+		if tn != nil && tn.enum != nil {
+			st.checkEnum(tn, c, "", decimal{}, st.data[start:st.pos])
+		}
+	case c == '"':
+		escaped, err := st.str()
+		if err != nil {
+			return err
+		}
+		if n == nil || !st.typeOK(n, tString, c) {
+			return nil
+		}
+		if n.enum == nil && n.pattern == nil && n.minLen < 0 && n.maxLen < 0 && n.format == fmtNone {
+			return nil
+		}
+		st.checkString(n, st.strValue(start, escaped))
+	case c == '-' || '0' <= c && c <= '9':
+		if err := st.number(); err != nil {
+			return err
+		}
+		if n == nil {
+			return nil
+		}
+		raw := st.data[start:st.pos]
+		d := parseDecimal(raw)
+		if d.isInt() {
+			if !st.typeOK(n, tInteger, '0') {
+				return nil
+			}
+		} else if n.types != 0 && n.types&tNumber == 0 {
+			if n.types&tInteger != 0 {
+				st.failf("type", "expected integer, got %s", raw)
+			} else {
+				st.typeOK(n, tNumber, '0')
+			}
+			return nil
+		}
+		st.checkNumber(n, d)
+	case c == 't' || c == 'f' || c == 'n':
+		word := "null"
+		bit := tNull
+		switch c {
+		case 't':
+			word, bit = "true", tBoolean
+		case 'f':
+			word, bit = "false", tBoolean
+		}
+		if !bytes.HasPrefix(st.data[st.pos:], []byte(word)) {
+			return st.syntax("invalid literal at byte %d", st.pos)
+		}
+		st.pos += len(word)
+		if n != nil && st.typeOK(n, bit, c) && n.enum != nil {
+			st.checkEnum(n, c, "", decimal{}, nil)
+		}
+	default:
+		return st.syntax("invalid character %q at byte %d", c, st.pos)
+	}
+	return nil
+}
+
+// strValue returns the string read from start. Without escapes it shares
+// the arguments' memory: it must not outlive the pass.
+func (st *state) strValue(start int, escaped bool) string {
+	raw := st.data[start+1 : st.pos-1]
+	if escaped {
+		return unescape(raw)
+	}
+	if len(raw) == 0 {
+		return ""
+	}
+	return unsafe.String(&raw[0], len(raw))
+}
+
+// str consumes a string and reports whether it had escapes. Invalid
+// UTF-8 and unpaired surrogate escapes are refused, as the tool's own
+// decoder refuses them.
+func (st *state) str() (escaped bool, err error) {
+	st.pos++ // opening quote
+	start := st.pos
+	d := st.data
+	for st.pos < len(d) {
+		c := d[st.pos]
+		switch {
+		case c == '"':
+			if !utf8.Valid(d[start:st.pos]) {
+				return false, st.syntax("invalid UTF-8 in string")
+			}
+			st.pos++
+			return escaped, nil
+		case c == '\\':
+			escaped = true
+			if st.pos+1 >= len(d) {
+				return false, st.syntax("unexpected end of input")
+			}
+			switch d[st.pos+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				st.pos += 2
+			case 'u':
+				r, ok := hex4(d, st.pos+2)
+				if !ok {
+					return false, st.syntax("invalid escape at byte %d", st.pos)
+				}
+				at := st.pos
+				st.pos += 6
+				if utf16.IsSurrogate(r) {
+					r2, ok := rune(0), false
+					if r < 0xdc00 && st.pos+1 < len(d) && d[st.pos] == '\\' && d[st.pos+1] == 'u' {
+						r2, ok = hex4(d, st.pos+2)
+					}
+					if !ok || utf16.DecodeRune(r, r2) == utf8.RuneError {
+						return false, st.syntax("unpaired surrogate escape at byte %d", at)
+					}
+					st.pos += 6
+				}
+			default:
+				return false, st.syntax("invalid escape at byte %d", st.pos)
+			}
+		case c < 0x20:
+			return false, st.syntax("control character in string at byte %d", st.pos)
+		default:
+			st.pos++
+		}
+	}
+	return false, st.syntax("unexpected end of input")
+}
+
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, h := range d[i : i+4] {
+		switch {
+		case '0' <= h && h <= '9':
+			r = r<<4 | rune(h-'0')
+		case 'a' <= h && h <= 'f':
+			r = r<<4 | rune(h-'a'+10)
+		case 'A' <= h && h <= 'F':
+			r = r<<4 | rune(h-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// unescape decodes the inside of a string str has accepted.
+func unescape(raw []byte) string {
+	b := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			b = append(b, c)
+			continue
+		}
+		i++
+		switch raw[i] {
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, _ := hex4(raw, i+1)
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2, _ := hex4(raw, i+3)
+				r = utf16.DecodeRune(r, r2)
+				i += 6
+			}
+			b = utf8.AppendRune(b, r)
+		default:
+			b = append(b, raw[i])
+		}
+	}
+	return string(b)
+}
+
+// number consumes a number per the JSON grammar.
+func (st *state) number() error {
+	d, i := st.data, st.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		s := i
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+		return i - s
+	}
+	if i < len(d) && d[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return st.syntax("invalid number at byte %d", st.pos)
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if digits() == 0 {
+			return st.syntax("invalid number at byte %d", st.pos)
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return st.syntax("invalid number at byte %d", st.pos)
+		}
+	}
+	st.pos = i
+	return nil
+}
+
+// next consumes ',' (false) or the closing byte (true).
+func (st *state) next(closing byte) (bool, error) {
+	st.ws()
+	if st.pos >= len(st.data) {
+		return false, st.syntax("unexpected end of input")
+	}
+	switch st.data[st.pos] {
+	case ',':
+		st.pos++
+		return false, nil
+	case closing:
+		st.pos++
+		return true, nil
+	}
+	return false, st.syntax("expected ',' or '%c' at byte %d", closing, st.pos)
+}
+
+// sub checks raw, a value already read at the current path, against n in
+// a fresh pass. It allocates only to return violations.
+func (st *state) sub(n *node, raw []byte, depth int) []Violation {
+	s := statePool.Get().(*state)
+	s.data, s.pos = raw, 0
+	s.path = append(s.path[:0], st.path...)
+	s.violations, s.keys = s.violations[:0], s.keys[:0]
+	var out []Violation
+	if err := s.value(n, depth); err != nil {
+		out = []Violation{{Path: s.pathString(), Rule: "syntax", Message: err.Error()}}
+	} else if len(s.violations) > 0 {
+		out = slices.Clone(s.violations)
+	}
+	putState(s)
+	return out
+}
+
+func (st *state) addAll(vs []Violation) {
+	for _, v := range vs {
+		st.add(v)
+	}
+}
+
+// composite checks a value already read against the subschemas that apply
+// to it as a whole.
+func (st *state) composite(n *node, raw []byte, depth int) {
+	for _, a := range n.allOf {
+		st.addAll(st.sub(a, raw, depth))
+	}
+	if len(n.anyOf) > 0 {
+		var best []Violation
+		ok := false
+		for i, a := range n.anyOf {
+			vs := st.sub(a, raw, depth)
+			if len(vs) == 0 {
+				ok = true
+				break
+			}
+			if i == 0 || len(vs) < len(best) {
+				best = vs
+			}
+		}
+		if !ok {
+			st.addAll(best)
+		}
+	}
+	if len(n.oneOf) > 0 {
+		first := -1
+		var best []Violation
+		for i, a := range n.oneOf {
+			vs := st.sub(a, raw, depth)
+			if len(vs) > 0 {
+				if best == nil || len(vs) < len(best) {
+					best = vs
+				}
+				continue
+			}
+			if first >= 0 {
+				st.failf("oneOf", "must match exactly one schema in oneOf, but matches %d and %d", first, i)
+				first = -2
+				break
+			}
+			first = i
+		}
+		if first == -1 {
+			st.addAll(best)
+		}
+	}
+	if n.not != nil && len(st.sub(n.not, raw, depth)) == 0 {
+		st.fail("not", "must not match the \"not\" schema")
+	}
+	if n.ifS != nil && (n.thenS != nil || n.elseS != nil) {
+		if len(st.sub(n.ifS, raw, depth)) == 0 {
+			if n.thenS != nil {
+				st.addAll(st.sub(n.thenS, raw, depth))
+			}
+		} else if n.elseS != nil {
+			st.addAll(st.sub(n.elseS, raw, depth))
+		}
+	}
+}
+
+// typeOK checks the value's JSON type, given by its first byte.
+func (st *state) typeOK(n *node, bit int, c byte) bool {
+	if n.types == 0 || n.types&bit != 0 {
+		return true
+	}
+	st.fail("type", "expected "+typeNames(n.types)+", got "+jsonKind(c))
+	return false
+}
+
+func jsonKind(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+func typeNames(types int) string {
+	var names []string
+	for _, t := range []struct {
+		bit  int
+		name string
+	}{{tObject, "object"}, {tArray, "array"}, {tString, "string"}, {tNumber, "number"}, {tInteger, "integer"}, {tBoolean, "boolean"}, {tNull, "null"}} {
+		if types&t.bit != 0 {
+			if t.bit == tInteger && types&tNumber != 0 {
+				continue
+			}
+			names = append(names, t.name)
+		}
+	}
+	return strings.Join(names, " or ")
+}
+
+func (st *state) checkString(n *node, s string) {
+	if n.enum != nil {
+		st.checkEnum(n, '"', s, decimal{}, nil)
+	}
+	if n.minLen >= 0 || n.maxLen >= 0 {
+		l := utf8.RuneCountInString(s)
+		if n.minLen >= 0 && l < n.minLen {
+			st.failf("minLength", "must be at least %d characters long", n.minLen)
+		}
+		if n.maxLen >= 0 && l > n.maxLen {
+			st.failf("maxLength", "must be at most %d characters long", n.maxLen)
+		}
+	}
+	if n.pattern != nil && !n.pattern.MatchString(s) {
+		st.fail("pattern", "must match the pattern "+n.pattern.String())
+	}
+	if n.format != fmtNone {
+		if msg := checkFormat(n.format, s); msg != "" {
+			st.fail("format", msg)
+		}
+	}
+}
+
+func (st *state) checkNumber(n *node, d decimal) {
+	if n.enum != nil {
+		st.checkEnum(n, '0', "", d, nil)
+	}
+	if n.min != nil && cmpDecimal(d, n.min.d) < 0 {
+		st.fail("minimum", "must be >= "+n.min.text)
+	}
+	if n.max != nil && cmpDecimal(d, n.max.d) > 0 {
+		st.fail("maximum", "must be <= "+n.max.text)
+	}
+	if n.xmin != nil && cmpDecimal(d, n.xmin.d) <= 0 {
+		st.fail("exclusiveMinimum", "must be > "+n.xmin.text)
+	}
+	if n.xmax != nil && cmpDecimal(d, n.xmax.d) >= 0 {
+		st.fail("exclusiveMaximum", "must be < "+n.xmax.text)
+	}
+	if n.multipleOf != nil && !isMultiple(d, n.multipleOf.d) {
+		st.fail("multipleOf", "must be a multiple of "+n.multipleOf.text)
+	}
+}
+
+// isMultiple tries int64 arithmetic before math/big.
+func isMultiple(x, m decimal) bool {
+	if x.zero() {
+		return true
+	}
+	sx, sm := x.exp-int64(x.n()), m.exp-int64(m.n())
+	s := min(sx, sm)
+	if x.n()+int(sx-s) <= 18 && m.n()+int(sm-s) <= 18 && sx-s < 19 && sm-s < 19 {
+		return scaled(x, sx-s)%scaled(m, sm-s) == 0
+	}
+	return multipleOf(x, m)
+}
+
+func scaled(d decimal, shift int64) int64 {
+	var v int64
+	for i := 0; i < d.n(); i++ {
+		v = v*10 + int64(d.digit(i)-'0')
+	}
+	for ; shift > 0; shift-- {
+		v *= 10
+	}
+	return v
+}
+
+// checkEnum compares the value (kind c; s for strings, d for numbers, raw
+// for objects and arrays) with enum or const.
+func (st *state) checkEnum(n *node, c byte, s string, d decimal, raw []byte) {
+	var canon string
+	for i := range n.enum {
+		e := &n.enum[i]
+		switch {
+		case e.kind != c:
+		case c == '"':
+			if e.str == s {
+				return
+			}
+		case c == '0':
+			if cmpDecimal(e.num, d) == 0 {
+				return
+			}
+		case c == '{' || c == '[':
+			if canon == "" {
+				canon = canonRaw(raw)
+			}
+			if e.canon == canon {
+				return
+			}
+		default:
+			return
+		}
+	}
+	if n.isConst {
+		st.fail("const", "must be "+n.enumText)
+		return
+	}
+	st.fail("enum", "must be one of "+n.enumText)
+}

@@ -1,0 +1,258 @@
+package schema
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/toolcall-go/toolcall/internal/tagcheck"
+)
+
+// walker checks that every part of an argument type can be expressed in
+// JSON, and finds the recursive types. Argument types hold a handful of
+// structs, so it keeps them in slices, which beat maps at that size.
+type walker struct {
+	mapper      func(reflect.Type) *jsonschema.Schema // the one invopop gets, for the tag checks
+	structs     []walkedStruct
+	active      []reflect.Type // named non-struct types being walked
+	hasDuration bool
+	embedding   bool // the next struct walked is embedded: its fields merge into the outer one
+}
+
+// walkedStruct is a named struct type met in the walk, in the order met,
+// with its sanitized Go name and the named struct types its fields reach
+// directly. Two types of one name are both kept (and each walked once);
+// the first keeps the short definition name.
+type walkedStruct struct {
+	name  string
+	t     reflect.Type
+	edges []reflect.Type
+}
+
+// find returns the index of the first struct walked with name, or -1.
+func (w *walker) find(name string) int {
+	for i := range w.structs {
+		if w.structs[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (w *walker) of(t reflect.Type) int {
+	for i := range w.structs {
+		if w.structs[i].t == t {
+			return i
+		}
+	}
+	return -1
+}
+
+// defName names t's definition for invopop: its Go name, or its full
+// name if another struct walked already has the short one.
+func (w *walker) defName(t reflect.Type) string {
+	name := sanitizeName(t.Name())
+	if i := w.find(name); i >= 0 && w.structs[i].t != t {
+		return sanitizeName(t.String())
+	}
+	return name
+}
+
+func sanitizeName(s string) string {
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		c := s[i]
+		clean = c == '_' || c == '-' || c == '.' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
+	if clean {
+		return s // the usual case, checked without decoding runes
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == '.' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// walk visits t at the parameter path path. owner is the nearest named
+// struct above t, for the recursion graph.
+func (w *walker) walk(t reflect.Type, path string, owner reflect.Type) *Error {
+	embedded := w.embedding
+	if t.Kind() != reflect.Pointer {
+		w.embedding = false
+	}
+	if t == durationType {
+		w.hasDuration = true
+		return nil
+	}
+	if t == timeType || t == rawMessageType || HasOwnSchema(t) {
+		return nil
+	}
+	custom := ReadsJSON(t) || t.Kind() != reflect.String && ReadsText(t)
+	if custom && t.Kind() != reflect.Struct {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		// Only a struct can hold itself in a schema ($defs); the generator
+		// would recurse forever on a type like []Self.
+		if t.Name() != "" {
+			for _, a := range w.active {
+				if a == t {
+					return unsupported(path, fmt.Sprintf("recursive type %s (a type can contain itself only through a struct)", t))
+				}
+			}
+			w.active = append(w.active, t)
+			defer func() { w.active = w.active[:len(w.active)-1] }()
+		}
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return nil
+	case reflect.Uintptr:
+		return unsupported(path, fmt.Sprintf("%s (a memory address has no meaning to a model; use uint64)", t))
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		elemPath := path + "[]"
+		if t.Kind() == reflect.Pointer {
+			elemPath = path
+		}
+		return w.walk(t.Elem(), elemPath, owner)
+	case reflect.Map:
+		k := t.Key().Kind()
+		if k != reflect.String && !t.Key().Implements(textUnmarshalerType) &&
+			!(k >= reflect.Int && k <= reflect.Uint64) {
+			return unsupported(path, fmt.Sprintf("map key type %s (keys must be strings, integers or encoding.TextUnmarshalers)", t.Key()))
+		}
+		return w.walk(t.Elem(), path+"{}", owner)
+	case reflect.Interface:
+		if t.NumMethod() == 0 {
+			return nil
+		}
+		return unsupported(path, fmt.Sprintf("non-empty interface %s (only any is free-form)", t))
+	case reflect.Struct:
+		if t.Name() != "" {
+			if owner != nil {
+				o := w.of(owner)
+				w.structs[o].edges = append(w.structs[o].edges, t)
+			}
+			if w.of(t) >= 0 {
+				return nil // already checked; the edge above records recursion
+			}
+			w.structs = append(w.structs, walkedStruct{name: sanitizeName(t.Name()), t: t})
+			owner = t
+		}
+		if custom {
+			return nil
+		}
+		return w.fields(t, path, owner, embedded)
+	}
+	if custom {
+		return nil
+	}
+	return unsupported(path, fmt.Sprintf("%s (kind %s has no JSON form)", t, t.Kind()))
+}
+
+// fields walks the fields of the struct t.
+func (w *walker) fields(t reflect.Type, path string, owner reflect.Type, embedded bool) *Error {
+	visible := 0
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() && !f.Anonymous {
+			for _, key := range []string{"json", "jsonschema"} {
+				if v, ok := f.Tag.Lookup(key); ok && v != "-" {
+					return unsupported(joinPath(path, f.Name), fmt.Sprintf("unexported field with a %s tag (encoding/json ignores unexported fields; export it)", key))
+				}
+			}
+			continue
+		}
+		visible++
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = f.Name
+		}
+		if name == "-" {
+			return unsupported(joinPath(path, f.Name),
+				`JSON name "-" (tag json:"-,") cannot be expressed in the schema; choose another name`)
+		}
+		fp := name
+		if f.Anonymous && tag == "" {
+			fp = path // embedded fields are flattened
+		} else if path != "" {
+			fp = path + "." + name
+		}
+		if _, ok := f.Tag.Lookup("jsonschema"); ok && f.IsExported() {
+			// The field as invopop will read it: its json options and
+			// our Mapper can change the schema type the tag applies to.
+			if err := tagcheck.JSONSchemaField(f, w.mapper); err != nil {
+				return &Error{Path: fp, Msg: err.Error(), Tag: true}
+			}
+		}
+		w.embedding = f.Anonymous && tag == ""
+		if err := w.walk(f.Type, fp, owner); err != nil {
+			return err
+		}
+	}
+	if visible == 0 && t.NumField() > 0 && !embedded {
+		return unsupported(path, fmt.Sprintf("%s has only unexported fields, which encoding/json ignores: the model could pass nothing; export them", t))
+	}
+	return nil
+}
+
+// joinPath is the Go path of a field, for errors about fields that have
+// no JSON name.
+func joinPath(path, field string) string {
+	if path == "" {
+		return field
+	}
+	return path + "." + field
+}
+
+func unsupported(path, what string) *Error {
+	return &Error{Path: path, Msg: what}
+}
+
+// recursiveNames returns the definition names of the struct types that can
+// reach themselves.
+func (w *walker) recursiveNames() []string {
+	var rec []string
+	var seen []reflect.Type
+	for i := range w.structs {
+		t := w.structs[i].t
+		seen = seen[:0]
+		stack := append([]reflect.Type(nil), w.structs[i].edges...)
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if n == t {
+				rec = append(rec, w.defName(t))
+				break
+			}
+			if !containsType(seen, n) {
+				seen = append(seen, n)
+				if j := w.of(n); j >= 0 {
+					stack = append(stack, w.structs[j].edges...)
+				}
+			}
+		}
+	}
+	return rec
+}
+
+func containsType(l []reflect.Type, t reflect.Type) bool {
+	for _, x := range l {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
