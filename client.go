@@ -350,15 +350,11 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 			resp.History = append(req.Messages[:len(req.Messages):len(req.Messages)], mr.Message)
 			return resp, nil
 		}
-		if n := len(mr.Message.ToolCalls); n > 0 && (mr.FinishReason == FinishLength || mr.FinishReason == FinishFiltered) {
+		if err := replyCut(mr); err != nil {
 			// As with the iteration limit, the unrun calls stay out of the
 			// history, which would otherwise lack their tool results.
 			resp.History = req.Messages
-			calls := "call was"
-			if n > 1 {
-				calls = "calls were"
-			}
-			return resp, fmt.Errorf("%w: finish reason %q; its %d tool %s not run", ErrReplyCut, mr.FinishReason, n, calls)
+			return resp, err
 		}
 		if round > cl.cfg.maxIterations {
 			resp.History = req.Messages

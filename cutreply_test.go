@@ -220,3 +220,26 @@ func emailTool(t *testing.T, runs *atomic.Int32) toolcall.Tool {
 	require.NoError(t, err)
 	return tool
 }
+
+// A program driving its own loop gets the same refusal from Manager.Execute.
+func TestManagerRefusesCutReply(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	send := toolcall.MustFunc("send_email", "Sends an email", func(context.Context, struct {
+		To string `json:"to"`
+	}) (string, error) {
+		runs.Add(1)
+		return "sent", nil
+	})
+	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("mail bob")}}
+	for _, reason := range []toolcall.FinishReason{toolcall.FinishLength, toolcall.FinishFiltered} {
+		resp := &toolcall.ModelResponse{FinishReason: reason,
+			Message: toolcall.AssistantMessage("", tt.Call("c1", "send_email", `{"to":"bob"}`))}
+		ex, err := toolcall.NewManager().Execute(context.Background(), []toolcall.Tool{send}, req, resp)
+		require.ErrorIs(t, err, toolcall.ErrReplyCut)
+		assert.EqualError(t, err, fmt.Sprintf(`toolcall: model reply cut short: finish reason %q; its 1 tool call was not run`, reason))
+		assert.Equal(t, req.Messages, ex.History)
+		assert.Empty(t, ex.Executions)
+	}
+	assert.Zero(t, runs.Load())
+}

@@ -148,7 +148,14 @@ func sameTool(a, b Tool) bool {
 // ctx (see [ContextWithToolContext]), ctx winning per key. The round in
 // their [CallInfo] is one more than the number of assistant messages with
 // tool calls in req.
+//
+// A reply cut short ([FinishLength], [FinishFiltered]) may have lost calls
+// or arguments: none of its calls runs, and Execute returns an error
+// wrapping [ErrReplyCut] with an Execution whose History is req's messages.
 func (m *Manager) Execute(ctx context.Context, tools []Tool, req *Request, resp *ModelResponse) (*Execution, error) {
+	if err := replyCut(resp); err != nil {
+		return &Execution{History: slices.Clip(req.Messages)}, err
+	}
 	cfg := &m.cfg
 	if cfg.concurrency == 0 { // the zero Manager: defaultConfig sets it to at least 1
 		d := defaultConfig()
@@ -291,6 +298,20 @@ func withUniqueCallIDs(mr *ModelResponse) *ModelResponse {
 	c := *mr
 	c.Message.ToolCalls = calls
 	return &c
+}
+
+// replyCut returns an error wrapping [ErrReplyCut] when mr has tool calls
+// and was cut short, and nil otherwise.
+func replyCut(mr *ModelResponse) error {
+	n := len(mr.Message.ToolCalls)
+	if n == 0 || mr.FinishReason != FinishLength && mr.FinishReason != FinishFiltered {
+		return nil
+	}
+	calls := "call was"
+	if n > 1 {
+		calls = "calls were"
+	}
+	return fmt.Errorf("%w: finish reason %q; its %d tool %s not run", ErrReplyCut, mr.FinishReason, n, calls)
 }
 
 // notRun is the record of a call skipped because the call was aborted.
