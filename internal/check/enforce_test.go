@@ -125,8 +125,8 @@ func TestEnforce(t *testing.T) {
 		{"string keywords skip numbers", prop(`{"minLength":5,"pattern":"^a"}`), `{"x":1}`, nil},
 		{"object keywords skip strings", prop(`{"required":["a"],"minProperties":1}`), `{"x":"s"}`, nil},
 		{"array keywords skip objects", prop(`{"minItems":1,"uniqueItems":true}`), `{"x":{}}`, nil},
-		{"duplicate key", `{}`, `{"a":1,"a":2}`, []Violation{vio("", "syntax", `arguments are not valid JSON: duplicate field "a"`)}},
-		{"duplicate escaped key", prop(`{}`), `{"x":{"a":1,"\u0061":2}}`, []Violation{vio("x", "syntax", `arguments are not valid JSON: duplicate field "a"`)}},
+		{"duplicate key", `{}`, `{"a":1,"a":2}`, []Violation{vio("a", "syntax", `arguments are not valid JSON: duplicate field "a"`)}},
+		{"duplicate escaped key", prop(`{}`), `{"x":{"a":1,"\u0061":2}}`, []Violation{vio("x.a", "syntax", `arguments are not valid JSON: duplicate field "a"`)}},
 		{"invalid UTF-8", `{}`, "{\"a\":\"\xff\"}", []Violation{vio("a", "syntax", "arguments are not valid JSON: invalid UTF-8 in string")}},
 		{"unpaired surrogate", `{}`, `{"a":"\ud800"}`, []Violation{vio("a", "syntax", "arguments are not valid JSON: unpaired surrogate escape at byte 6")}},
 		{"syntax", `{}`, `{"a":}`, []Violation{vio("a", "syntax", "arguments are not valid JSON: invalid character '}' at byte 5")}},
@@ -179,7 +179,7 @@ func TestLimits(t *testing.T) {
 	}
 	assert.Nil(t, s.Validate(append(many, '}')))
 	dup := append(append([]byte(nil), many...), `,"k49999":2}`...)
-	assert.Equal(t, []Violation{vio("", "syntax", `arguments are not valid JSON: duplicate field "k49999"`)}, s.Validate(dup))
+	assert.Equal(t, []Violation{vio("k49999", "syntax", `arguments are not valid JSON: duplicate field "k49999"`)}, s.Validate(dup))
 
 	deep := []byte(`{"a":`)
 	for range MaxDepth + 1 {

@@ -29,13 +29,13 @@ func (st *state) member(base int, set *map[string]struct{}) (name, raw []byte, e
 	}
 	if *set != nil {
 		if _, dup := (*set)[string(name)]; dup {
-			return nil, nil, st.syntax("duplicate field %q", name)
+			return nil, nil, st.duplicate(name)
 		}
 		(*set)[string(name)] = struct{}{}
 	} else {
 		for _, k := range st.keys[base:] {
 			if bytes.Equal(k, name) {
-				return nil, nil, st.syntax("duplicate field %q", name)
+				return nil, nil, st.duplicate(name)
 			}
 		}
 		st.keys = append(st.keys, name)
@@ -284,4 +284,11 @@ func (st *state) array(n *node, depth int) error {
 		}
 	}
 	return nil
+}
+
+// duplicate reports a field given twice, at its own path: the tool's parser
+// would read one value and the checks another.
+func (st *state) duplicate(name []byte) error {
+	st.path = append(st.path, seg{name: name, isKey: true})
+	return st.syntax("duplicate field %q", name)
 }

@@ -34,6 +34,8 @@ type SchemaError struct {
 	Reason  string
 }
 
+// Error reads "parameter FIELD: keyword \"KEYWORD\": REASON", leaving out the
+// parts that are empty.
 func (e *SchemaError) Error() string {
 	var b strings.Builder
 	if e.Field != "" {

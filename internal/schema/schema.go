@@ -25,7 +25,7 @@ import (
 // not be changed.
 type Type struct {
 	Plain       json.RawMessage  // the schema sent to a model
-	Tree        *jsonnode.Object // Plain, parsed
+	Tree        *jsonnode.Object // Plain, parsed: compile checkers from it without parsing again
 	HasDuration bool             // the type holds a time.Duration, which needs its own decoder
 
 	// The variants are derived on first use: most tools never ask for them.
@@ -69,6 +69,7 @@ type Error struct {
 	Tag  bool // a mistake in a jsonschema tag rather than an unsupported type
 }
 
+// Error reads "parameter PATH: MSG", or MSG alone for the type itself.
 func (e *Error) Error() string {
 	if e.Path == "" {
 		return e.Msg
@@ -86,13 +87,14 @@ var (
 	ipType              = reflect.TypeFor[net.IP]()
 )
 
-// ReadsJSON and ReadsText report whether t (or *t, as encoding/json
-// decodes into) has its own UnmarshalJSON or UnmarshalText.
+// ReadsJSON reports whether t (or *t, as encoding/json decodes into) has
+// its own UnmarshalJSON.
 func ReadsJSON(t reflect.Type) bool {
 	return t.Implements(jsonUnmarshalerType) || reflect.PointerTo(t).Implements(jsonUnmarshalerType)
 }
 
-// ReadsText: see [ReadsJSON].
+// ReadsText reports whether t (or *t) has its own UnmarshalText, with
+// which encoding/json reads it from a JSON string.
 func ReadsText(t reflect.Type) bool {
 	return t.Implements(textUnmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType)
 }
