@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/invopop/jsonschema"
 )
 
 // The workload of the invoke benchmark (issue: tools, acceptance 5).
@@ -102,6 +104,16 @@ func BenchmarkInvoke(b *testing.B) {
 }
 
 func BenchmarkDefine(b *testing.B) {
+	b.Run("invopop", func(b *testing.B) {
+		// The reflection alone, with invopop's default settings: the floor
+		// a cold definition is measured against.
+		b.ReportAllocs()
+		for b.Loop() {
+			if s := (&jsonschema.Reflector{}).Reflect(&benchArgs{}); s == nil {
+				b.Fatal("no schema")
+			}
+		}
+	})
 	b.Run("cold", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

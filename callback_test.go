@@ -31,6 +31,7 @@ type unexportedMethod struct {
 	_ toolcall.Method `tool:"hidden" description:"x"`
 }
 
+//lint:ignore U1000 the method a tag names but cannot reach
 func (unexportedMethod) hidden() string { return "" }
 
 type dupNames struct {
@@ -67,6 +68,7 @@ type (
 	}
 	uintptrArgs struct{ Addr uintptr }
 	dashArgs    struct {
+		//lint:ignore SA5008 the tag under test names a field "-"
 		Dash int `json:"-,"`
 	}
 	deepFunc struct {
@@ -88,8 +90,10 @@ type (
 	}
 	unexportedTagged struct {
 		City string `json:"city"`
-		days int    `jsonschema:"minimum=1"`
+		//lint:ignore U1000 an unexported field with a tag is the error under test
+		days int `jsonschema:"minimum=1"`
 	}
+	//lint:ignore U1000 a struct with only unexported fields is the error under test
 	onlyUnexported struct{ city, unit string }
 	nestedHidden   struct{ Where onlyUnexported }
 	structArgs1    struct{ A string }
@@ -127,7 +131,9 @@ func (badSignatures) DeepPointer(in deepPointer) error { return nil }
 func (badSignatures) DeepIface(in deepIface) error     { return nil }
 func (badSignatures) DeepMapKey(in deepMapKey) error   { return nil }
 
-func (badSignatures) TwoStructs(a structArgs1, b structArgs2) error     { return nil }
+func (badSignatures) TwoStructs(a structArgs1, b structArgs2) error { return nil }
+
+//lint:ignore ST1008 the signature under test puts the error first
 func (badSignatures) ErrorFirst() (error, string)                       { return nil, "" }
 func (badSignatures) ThreeResults() (string, string, error)             { return "", "", nil }
 func (badSignatures) Unnamed(a, b int) int                              { return a + b }
@@ -515,10 +521,12 @@ func TestValidName(t *testing.T) {
 	}
 }
 
+//lint:ignore U1000 an embedded struct with only unexported fields is under test
 type embeddedBase struct{ id int }
 
 type withEmbedded struct {
 	sync.Mutex
+	//lint:ignore U1000 under test: embedded, never a parameter
 	embeddedBase
 	Name   string `json:"name"`
 	secret string `jsonschema:"-"`

@@ -321,7 +321,6 @@ func TestFatalErrorWinsOverCancelledSiblings(t *testing.T) {
 func TestCancelDuringTool(t *testing.T) {
 	// Not parallel: the leak check below must see only this test's goroutines.
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	ctx, cancel := context.WithCancel(context.Background())
 	entered := make(chan struct{}, 2)
 	slow, err := toolcall.NewFunc("slow", "slow", func(ctx context.Context, _ struct{}) (string, error) {
 		entered <- struct{}{}
@@ -333,7 +332,7 @@ func TestCancelDuringTool(t *testing.T) {
 		{tt.Call("1", "slow", ``)},
 		{tt.Call("1", "slow", ``), tt.Call("2", "slow", ``)},
 	} {
-		ctx, cancel = context.WithCancel(context.Background())
+		ctx, cancel := context.WithCancel(context.Background())
 		model := tt.NewModel(tt.ToolCalls(calls...), tt.Text("unused"))
 		go func() { <-entered; cancel() }()
 		start := time.Now()
@@ -344,8 +343,8 @@ func TestCancelDuringTool(t *testing.T) {
 		for len(entered) > 0 {
 			<-entered
 		}
+		cancel()
 	}
-	cancel()
 }
 
 func TestBadArgumentsAreReportedAndCorrected(t *testing.T) {

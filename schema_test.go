@@ -378,10 +378,11 @@ type schemaMutual struct {
 
 // schemaJSONTags follows encoding/json's naming rules.
 type schemaJSONTags struct {
-	Renamed  string `json:"renamed_field"`
-	NoTag    string
-	Skipped  string `json:"-"`
-	hidden   string //nolint:unused // unexported fields are not parameters
+	Renamed string `json:"renamed_field"`
+	NoTag   string
+	Skipped string `json:"-"`
+	//lint:ignore U1000 unexported fields are not parameters
+	hidden   string
 	AsString int    `json:"as_string,string"`
 	OnlyOpts string `json:",omitempty"`
 }
@@ -680,7 +681,8 @@ func TestSchemaNoParameters(t *testing.T) {
 	t.Parallel()
 	type onlyHidden struct {
 		Skipped string `json:"-"`
-		hidden  int    //nolint:unused // never a parameter
+		//lint:ignore U1000 never a parameter
+		hidden int
 	}
 	for _, tc := range []struct {
 		name   string

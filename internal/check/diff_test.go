@@ -65,6 +65,16 @@ func FuzzDiff(f *testing.F) {
 		if msg := diffCompare(s, b); msg != "" {
 			t.Fatal(msg)
 		}
+		// The same bytes also steer the schema-guided generator, so most
+		// runs compare an instance inside the domain.
+		g := &diffGen{pick: diffStream(b), root: s.doc}
+		if v, ok := g.value(s.doc, 0).(map[string]any); ok {
+			if gen, err := json.Marshal(v); err == nil {
+				if msg := diffCompare(s, gen); msg != "" {
+					t.Fatal(msg)
+				}
+			}
+		}
 	})
 }
 
@@ -544,7 +554,8 @@ func diffOddSeeds() []string {
 func diffGenerate(s *diffSchema) []string {
 	h := fnv.New64a()
 	h.Write([]byte(s.name))
-	g := &diffGen{r: rand.New(rand.NewPCG(h.Sum64(), 1)), root: s.doc}
+	r := rand.New(rand.NewPCG(h.Sum64(), 1))
+	g := &diffGen{pick: r.IntN, root: s.doc}
 	seen := map[string]bool{}
 	var valid, invalid []string
 	for i := 0; i < 500 && (len(valid) < 4 || len(invalid) < 4); i++ {
@@ -572,14 +583,38 @@ func diffGenerate(s *diffSchema) []string {
 	return append(valid, invalid...)
 }
 
+// diffGen draws instances guided by a schema. Its choices come from pick,
+// a PCG for seeds or the fuzz input's bytes.
 type diffGen struct {
-	r    *rand.Rand
+	pick func(n int) int // in [0, n)
 	root any
 }
 
-func (g *diffGen) pick(n int) int { return g.r.IntN(n) }
+func (g *diffGen) chance(num, den int) bool { return g.pick(den) < num }
 
-func (g *diffGen) chance(num, den int) bool { return g.r.IntN(den) < num }
+// diffStream returns a pick that reads fuzz bytes, so a mutated byte moves
+// one choice; past the end every choice is 0.
+func diffStream(b []byte) func(int) int {
+	return func(n int) int {
+		v, span := 0, 1
+		for span < n && span < 1<<24 {
+			v, span = v<<8, span<<8
+			if len(b) > 0 {
+				v, b = v|int(b[0]), b[1:]
+			}
+		}
+		return v % n
+	}
+}
+
+// raw returns up to n arbitrary bytes as valid UTF-8.
+func (g *diffGen) raw(n int) string {
+	b := make([]byte, g.pick(n+1))
+	for i := range b {
+		b[i] = byte(g.pick(256))
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
 
 // value draws a value meant to fit schema s, sometimes one that does not.
 func (g *diffGen) value(s any, depth int) any {
@@ -810,6 +845,9 @@ func (g *diffGen) str(m map[string]any) string {
 		units := []string{"a", "é", "🙂", "日"}
 		return strings.Repeat(units[g.pick(len(units))], n)
 	}
+	if g.chance(1, 5) {
+		return g.raw(12)
+	}
 	return diffStringPool[g.pick(len(diffStringPool))]
 }
 
@@ -830,6 +868,9 @@ func (g *diffGen) num(m map[string]any, integer bool) json.Number {
 			cands = append(cands, new(big.Rat).Mul(r, diffRat(k)))
 		}
 	}
+	if g.chance(1, 4) {
+		return g.literal()
+	}
 	if integer && g.chance(3, 4) {
 		cands = slices.DeleteFunc(cands, func(r *big.Rat) bool { return !r.IsInt() })
 	}
@@ -845,6 +886,34 @@ func (g *diffGen) num(m map[string]any, integer bool) json.Number {
 		return json.Number(s)
 	}
 	return json.Number(new(big.Float).SetPrec(256).SetRat(r).Text('e', 40))
+}
+
+// literal spells a number digit by digit.
+func (g *diffGen) literal() json.Number {
+	var b strings.Builder
+	if g.chance(1, 3) {
+		b.WriteByte('-')
+	}
+	digits := func(n int) {
+		for range n {
+			b.WriteByte(byte('0' + g.pick(10)))
+		}
+	}
+	if g.chance(1, 3) {
+		b.WriteByte('0')
+	} else {
+		b.WriteByte(byte('1' + g.pick(9)))
+		digits(g.pick(20))
+	}
+	if g.chance(1, 2) {
+		b.WriteByte('.')
+		digits(1 + g.pick(20))
+	}
+	if g.chance(1, 3) {
+		b.WriteString([]string{"e", "E", "e+", "e-", "E-"}[g.pick(5)])
+		b.WriteString(strconv.Itoa(g.pick(400)))
+	}
+	return json.Number(b.String())
 }
 
 func (g *diffGen) wild() any {

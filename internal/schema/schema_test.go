@@ -325,6 +325,7 @@ type (
 	}
 	uintptrArgs struct{ Addr uintptr }
 	dashArgs    struct {
+		//lint:ignore SA5008 the tag under test names a field "-"
 		Dash int `json:"-,"`
 	}
 	deepMapKey struct {

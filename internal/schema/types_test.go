@@ -354,10 +354,11 @@ type schemaMutual struct {
 
 // schemaJSONTags follows encoding/json's naming rules.
 type schemaJSONTags struct {
-	Renamed  string `json:"renamed_field"`
-	NoTag    string
-	Skipped  string `json:"-"`
-	hidden   string //nolint:unused // unexported fields are not parameters
+	Renamed string `json:"renamed_field"`
+	NoTag   string
+	Skipped string `json:"-"`
+	//lint:ignore U1000 unexported fields are not parameters
+	hidden   string
 	AsString int    `json:"as_string,string"`
 	OnlyOpts string `json:",omitempty"`
 }

@@ -441,6 +441,7 @@ func TestEnvironment(t *testing.T) {
 func TestModelStringHidesKey(t *testing.T) {
 	t.Parallel()
 	m := openai.New(openai.Config{BaseURL: "http://localhost:8080/v1", APIKey: testKey, Model: "tiny"})
+	//lint:ignore S1025 each way of printing is under test
 	for _, s := range []string{fmt.Sprint(m), fmt.Sprintf("%v", m), fmt.Sprintf("%+v", m), fmt.Sprintf("%#v", m), fmt.Sprintf("%s", m)} {
 		assert.NotContains(t, s, "SECRET123")
 		assert.Contains(t, s, "http://localhost:8080/v1/chat/completions")

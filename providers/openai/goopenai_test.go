@@ -91,6 +91,7 @@ func TestGoOpenAILimitations(t *testing.T) {
 		t.Parallel()
 		sent := &capture{}
 		c := newClient(200, "application/json", string(loadRecording(t, "llamacpp/b_plain").body), sent)
+		//lint:ignore SA1019 the deprecated field is what go-openai refuses here
 		_, err := c.CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{Model: "o3-mini", MaxTokens: 64})
 		assert.ErrorIs(t, err, goopenai.ErrReasoningModelMaxTokensDeprecated)
 		assert.Zero(t, sent.count())

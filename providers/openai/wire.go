@@ -124,6 +124,7 @@ func (m *Model) encode(req *toolcall.Request, stream bool) ([]byte, string, erro
 		if m.completionTokens {
 			wr.MaxCompletionTokens = *o.MaxTokens
 		} else {
+			//lint:ignore SA1019 servers other than OpenAI's (llama.cpp, vLLM) read only max_tokens
 			wr.MaxTokens = *o.MaxTokens
 		}
 	}
