@@ -62,16 +62,55 @@
 // which OpenAI's strict mode rejects: use a slice of key/value structs for
 // strict tools. A field tagged json:"-," (named "-") is an error.
 //
-// # Executing calls
+// # Checking calls
 //
-// Arguments that are empty, blank or null mean {}. Before a tool runs, its
-// arguments are checked against its schema (type, required, enum, bounds,
-// pattern, unknown fields); a violation goes back to the model as the tool
-// result, naming the field and the rule, and the tool does not run.
-// Decoding is strict: field names match exactly, unknown fields and
-// duplicate keys are errors for the model, and a number such as 2.0 is
-// accepted for an integer while 2.5 is not. time.Duration parameters take
-// strings such as "1h30m".
+// Every call of every tool is checked against the tool's input schema
+// before the tool runs, whatever the schema's origin: reflected from a Go
+// type, given by [NewTool] or [WithInputSchema], or received from a remote
+// server. The schema is compiled once, when the tool is defined; the
+// [Manager] runs each call through it exactly once, before any
+// [Middleware]. A violation goes back to the model as the tool result,
+// naming the field and the rule, and the tool does not run. Arguments that
+// are empty, blank or null mean {}.
+//
+// The checks fail closed: every keyword of a schema is either enforced or a
+// known annotation, and anything else is refused when the tool is defined,
+// with a [*DefinitionError] naming the tool, the parameter path and the
+// keyword. Enforced (JSON Schema draft 2020-12, or draft-07 when $schema
+// says so): type, enum, const, the numeric bounds and multipleOf (compared
+// exactly, never through float64), minLength and maxLength (in characters),
+// pattern, format (date-time, date, time, uuid, ipv4, ipv6), properties,
+// required, additionalProperties, patternProperties, propertyNames,
+// minProperties, maxProperties, dependentRequired, dependentSchemas, items,
+// prefixItems, minItems, maxItems, uniqueItems, contains, minContains,
+// maxContains, allOf, anyOf, oneOf (exactly one), not, if/then/else, and
+// local $ref into $defs or definitions, recursive too. Annotations: title,
+// description, examples, default, deprecated, readOnly, writeOnly,
+// $comment, contentEncoding, contentMediaType, other formats, and x-*
+// extensions. Refused: remote references, $anchor and $dynamicRef,
+// unevaluatedProperties and unevaluatedItems, other drafts, unknown or
+// misspelled keywords, and malformed values.
+//
+// JSON Schema patterns are ECMA-262 regular expressions, and Go's regexp is
+// RE2: a pattern RE2 cannot compile (lookahead, lookbehind,
+// backreferences) is refused, not skipped. RE2 matches in time linear in
+// the input, so no schema, even one from a remote server, can make a check
+// backtrack for long.
+//
+// The checks read JSON strictly: field names match exactly, duplicate keys,
+// invalid UTF-8 and data after the arguments are errors for the model, and
+// a number such as 2.0 is an integer while 2.5 is not. null is a value like
+// any other: an optional parameter refuses it unless its schema allows null
+// (the strict variant does). time.Duration parameters take strings such as
+// "1h30m". Tags fail closed too: an unknown key in a [Method] tag, an
+// unknown keyword in a jsonschema tag, a keyword that does not apply to the
+// field's type, and a tag piece without "=" (an unescaped comma) are
+// definition errors.
+//
+// A Tool of your own that wraps another is checked by the Manager like any
+// tool. The tools this package builds check when their Call is used
+// directly as well, so a wrapper calling one checks again, with the same
+// verdict; [WithMiddleware] wraps every call without a second check.
 //
 // Results become text by [ConvertResult]: strings and json.RawMessage as
 // they are, a tool with no result value sends [NoResultText], anything else

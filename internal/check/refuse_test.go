@@ -46,6 +46,8 @@ func TestRefuse(t *testing.T) {
 		{"items array 2020-12", `{"properties":{"p":{"items":[{"type":"string"}]}}}`, `parameter p: keyword "items": an array of schemas is the draft-07 form; in draft 2020-12 use "prefixItems" for the leading items and "items" for the rest`},
 		{"additionalItems 2020-12", `{"additionalItems":false}`, `keyword "additionalItems": not supported in draft 2020-12; use "prefixItems" for the leading items and "items" for the rest`},
 		{"dependencies 2020-12", `{"dependencies":{"a":["b"]}}`, `keyword "dependencies": not supported in draft 2020-12; use "dependentRequired" or "dependentSchemas"`},
+		{"draft-07 prefixItems", `{` + d7 + `"properties":{"a":{"prefixItems":[{"type":"string"}]}}}`, `parameter a: keyword "prefixItems": not a draft-07 keyword; declare "$schema": "https://json-schema.org/draft/2020-12/schema" to use it`},
+		{"draft-07 dependentRequired", `{` + d7 + `"dependentRequired":{"a":["b"]}}`, `keyword "dependentRequired": not a draft-07 keyword; declare "$schema": "https://json-schema.org/draft/2020-12/schema" to use it`},
 		{"draft-07 $ref siblings", `{` + d7 + `"properties":{"a":{"$ref":"#/definitions/N","maxLength":3}},"definitions":{"N":{"type":"string"}}}`, `parameter a: keyword "$ref": draft-07 ignores keywords next to "$ref", so "maxLength" would not be enforced; move them into an "allOf" with the "$ref"`},
 		{"minLength negative", `{"minLength":-1}`, `keyword "minLength": must be a non-negative integer, got -1`},
 		{"minLength fraction", `{"minLength":1.5}`, `keyword "minLength": must be a non-negative integer, got 1.5`},

@@ -325,6 +325,9 @@ var keywords = []string{
 	"contentSchema",
 }
 
+// newIn2020 are the assertions draft 2020-12 added since draft-07.
+var newIn2020 = map[string]bool{"prefixItems": true, "dependentRequired": true, "dependentSchemas": true, "minContains": true, "maxContains": true}
+
 func (c *compiler) keyword(n *node, st *objCompile, key string, v any, path string, isRoot bool) error {
 	fail := func(format string, args ...any) error {
 		return &SchemaError{Field: path, Keyword: key, Reason: fmt.Sprintf(format, args...)}
@@ -334,6 +337,12 @@ func (c *compiler) keyword(n *node, st *objCompile, key string, v any, path stri
 	}
 	if r, ok := unsupported[key]; ok {
 		return fail("%s", r)
+	}
+	if c.draft7 && newIn2020[key] {
+		// A draft-07 validator, such as the server's own, ignores it: enforcing
+		// it would not be what the schema says, and skipping it would drop
+		// what its author meant.
+		return fail("not a draft-07 keyword; declare \"$schema\": \"https://json-schema.org/draft/2020-12/schema\" to use it")
 	}
 	switch key {
 	case "$schema":
