@@ -196,3 +196,40 @@ type (
 	want := []string{"type Bare", "method Documented.Error", "method Bare.Unwrap", "func Func", "const D", "var E", "type H"}
 	assert.Equal(t, want, got)
 }
+
+// TestSecurityGuaranteesNameRealTests fails when SECURITY.md names a test or
+// fuzz target that no test file of the module declares.
+func TestSecurityGuaranteesNameRealTests(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("SECURITY.md")
+	require.NoError(t, err)
+	declared := map[string]bool{}
+	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(string(src), "\n") {
+			if name, ok := strings.CutPrefix(line, "func "); ok {
+				if i := strings.IndexByte(name, '('); i > 0 {
+					declared[name[:i]] = true
+				}
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	named := 0
+	for _, field := range strings.FieldsFunc(string(doc), func(r rune) bool {
+		return !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}) {
+		if strings.HasPrefix(field, "Test") && len(field) > 4 || strings.HasPrefix(field, "Fuzz") && len(field) > 4 {
+			named++
+			assert.True(t, declared[field], "SECURITY.md names %s, which no test file declares", field)
+		}
+	}
+	assert.Greater(t, named, 10)
+}
