@@ -5,14 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
-	"time"
 	"unsafe"
 
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/signature"
-	"github.com/toolcall-go/toolcall/internal/tagcheck"
 )
 
 // Method marks a method of a struct as a tool. Declare one blank field of
@@ -44,9 +41,6 @@ import (
 // named in the params tag; an optional [ToolContext] anywhere; results (),
 // (T), (T, error) or (error).
 type Method struct{}
-
-// methodTagKeys are the keys a [Method] field's tag may have.
-var methodTagKeys = []string{"tool", "name", "description", "returnDirect", "strict", "timeout", "converter", "params"}
 
 var (
 	methodType      = reflect.TypeFor[Method]()
@@ -97,30 +91,13 @@ func toolsFrom(obj any) ([]Tool, error) {
 		if f.Type != methodType {
 			continue
 		}
-		if err := tagcheck.Keys(f.Tag, methodTagKeys); err != nil {
-			return nil, &DefinitionError{Type: typeName, Method: f.Tag.Get("tool"), Err: fmt.Errorf("%w: field %s: %v", ErrInvalidTool, f.Name, err)}
+		spec, err := signature.ReadMethodTag(f.Tag)
+		if err != nil {
+			return nil, &DefinitionError{Type: typeName, Method: f.Tag.Get("tool"), Err: fmt.Errorf("%w: %v", ErrInvalidTool, err)}
 		}
-		method := f.Tag.Get("tool")
-		if method == "" {
+		if spec.Method == "" {
 			return nil, &DefinitionError{Type: typeName, Method: f.Name,
 				Err: fmt.Errorf("%w: toolcall.Method field without a tool:\"MethodName\" tag", ErrInvalidTool)}
-		}
-		spec := methodSpec{
-			method:      method,
-			name:        f.Tag.Get("name"),
-			description: f.Tag.Get("description"),
-			params:      f.Tag.Get("params"),
-			converter:   f.Tag.Get("converter"),
-		}
-		var err error
-		if spec.returnDirect, err = boolTag(f.Tag, "returnDirect"); err == nil {
-			spec.strict, err = boolTag(f.Tag, "strict")
-		}
-		if err == nil {
-			spec.timeout, err = durationTag(f.Tag, "timeout")
-		}
-		if err != nil {
-			return nil, &DefinitionError{Type: typeName, Method: method, Err: fmt.Errorf("%w: %v", ErrInvalidTool, err)}
 		}
 		t, err := newMethodTool(v, spec, nil)
 		if err != nil {
@@ -135,30 +112,6 @@ func toolsFrom(obj any) ([]Tool, error) {
 	return tools, nil
 }
 
-func durationTag(tag reflect.StructTag, key string) (time.Duration, error) {
-	s, ok := tag.Lookup(key)
-	if !ok {
-		return 0, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("tag %s:%q is not a positive duration such as \"2s\"", key, s)
-	}
-	return d, nil
-}
-
-func boolTag(tag reflect.StructTag, key string) (bool, error) {
-	s, ok := tag.Lookup(key)
-	if !ok {
-		return false, nil
-	}
-	b, err := strconv.ParseBool(s)
-	if err != nil {
-		return false, fmt.Errorf("tag %s:%q is not a boolean", key, s)
-	}
-	return b, nil
-}
-
 // NewMethod returns a tool that calls the named method of obj, without
 // tags: options give the name (default the method name), description and
 // the rest. For several parameters, name them with [WithParams].
@@ -166,51 +119,45 @@ func NewMethod(obj any, method string, opts ...ToolOption) (Tool, error) {
 	if obj == nil {
 		return nil, &DefinitionError{Method: method, Err: fmt.Errorf("%w: nil object", ErrInvalidTool)}
 	}
-	return newMethodTool(reflect.ValueOf(obj), methodSpec{method: method}, opts)
+	return newMethodTool(reflect.ValueOf(obj), signature.MethodTag{Method: method}, opts)
 }
 
-type methodSpec struct {
-	method, name, description, params, converter string
-	returnDirect, strict                         bool
-	timeout                                      time.Duration
-}
-
-func newMethodTool(obj reflect.Value, spec methodSpec, opts []ToolOption) (Tool, error) {
+func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOption) (Tool, error) {
 	typeName := obj.Type().String()
 	fail := func(path string, err error) error {
-		return &DefinitionError{Type: typeName, Method: spec.method, Path: path, Err: err}
+		return &DefinitionError{Type: typeName, Method: spec.Method, Path: path, Err: err}
 	}
-	if spec.method == "" || !isExported(spec.method) {
-		return nil, fail("", fmt.Errorf("%w: method %q is unexported; only exported methods can be tools", ErrInvalidTool, spec.method))
+	if spec.Method == "" || !isExported(spec.Method) {
+		return nil, fail("", fmt.Errorf("%w: method %q is unexported; only exported methods can be tools", ErrInvalidTool, spec.Method))
 	}
-	m := obj.MethodByName(spec.method)
+	m := obj.MethodByName(spec.Method)
 	if !m.IsValid() {
 		if obj.Kind() != reflect.Pointer {
-			if _, ok := reflect.PointerTo(obj.Type()).MethodByName(spec.method); ok {
-				return nil, fail("", fmt.Errorf("%w: method %s has a pointer receiver; pass a *%s", ErrInvalidTool, spec.method, typeName))
+			if _, ok := reflect.PointerTo(obj.Type()).MethodByName(spec.Method); ok {
+				return nil, fail("", fmt.Errorf("%w: method %s has a pointer receiver; pass a *%s", ErrInvalidTool, spec.Method, typeName))
 			}
 		}
-		return nil, fail("", fmt.Errorf("%w: %s has no method %s", ErrInvalidTool, typeName, spec.method))
+		return nil, fail("", fmt.Errorf("%w: %s has no method %s", ErrInvalidTool, typeName, spec.Method))
 	}
-	cfg := toolConfig{name: spec.name, description: spec.description, returnDirect: spec.returnDirect, strict: spec.strict, timeout: spec.timeout}
+	cfg := toolConfig{name: spec.Name, description: spec.Description, returnDirect: spec.ReturnDirect, strict: spec.Strict, timeout: spec.Timeout}
 	if cfg.name == "" {
-		cfg.name = spec.method
+		cfg.name = spec.Method
 	}
-	if spec.converter != "" {
+	if spec.Converter != "" {
 		var conv func(any) (string, error)
-		cm := obj.MethodByName(spec.converter)
+		cm := obj.MethodByName(spec.Converter)
 		if cm.IsValid() {
 			conv, _ = cm.Interface().(func(any) (string, error))
 		}
 		if conv == nil {
-			return nil, fail("", fmt.Errorf("%w: converter %q must be a method of %s with signature func(any) (string, error)", ErrInvalidTool, spec.converter, typeName))
+			return nil, fail("", fmt.Errorf("%w: converter %q must be a method of %s with signature func(any) (string, error)", ErrInvalidTool, spec.Converter, typeName))
 		}
 		cfg.converter = conv
 	}
 	for _, o := range opts {
 		o.applyToTool(&cfg)
 	}
-	params, err := parseParams(spec.params)
+	params, err := signature.ParseParams(spec.Params)
 	if err != nil {
 		return nil, fail("", fmt.Errorf("%w: %v", ErrInvalidTool, err))
 	}
@@ -228,8 +175,8 @@ func newMethodTool(obj reflect.Value, spec methodSpec, opts []ToolOption) (Tool,
 	case signature.Struct:
 		argType = ft.In(shape.Params[0])
 	case signature.Positional:
-		if argType, err = positionalStruct(ft, shape.Params, params); err != nil {
-			return nil, fail("", err)
+		if argType, err = signature.PositionalStruct(ft, shape.Params, params); err != nil {
+			return nil, fail("", fmt.Errorf("%w: %v", ErrInvalidTool, err))
 		}
 	default:
 		argType = reflect.TypeFor[struct{}]()
@@ -237,10 +184,10 @@ func newMethodTool(obj reflect.Value, spec methodSpec, opts []ToolOption) (Tool,
 	ft0.argType = argType
 	ts, err := schemaOf(argType)
 	if err != nil {
-		return nil, withSource(err, typeName, spec.method)
+		return nil, withSource(err, typeName, spec.Method)
 	}
 	if ft0.in, err = finishConfig(&cfg, ts); err != nil {
-		return nil, withSource(err, typeName, spec.method)
+		return nil, withSource(err, typeName, spec.Method)
 	}
 	ft0.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
 	ft0.meta = cfg.metadata()
@@ -251,7 +198,7 @@ func newMethodTool(obj reflect.Value, spec methodSpec, opts []ToolOption) (Tool,
 // finishConfig fills defaults, checks the name, and returns the checks of
 // the tool's schema: the type's own, its strict variant, or one given by
 // [WithInputSchema].
-func finishConfig(cfg *toolConfig, ts *typeSchema) (*checks, error) {
+func finishConfig(cfg *toolConfig, ts *typeSchema) (*check.Input, error) {
 	if err := checkName(cfg.name); err != nil {
 		return nil, &DefinitionError{Method: cfg.name, Err: err}
 	}
@@ -260,18 +207,15 @@ func finishConfig(cfg *toolConfig, ts *typeSchema) (*checks, error) {
 	}
 	switch {
 	case len(cfg.schema) > 0:
-		c, err := newChecks(cfg.schema, nil, nil, ts.s.HasDuration)
+		in, err := newInput(cfg.schema, nil, nil, ts.s.HasDuration)
 		if err == nil {
-			err = checkObjectSchema(cfg.name, c.tree)
+			err = checkObjectSchema(cfg.name, in.Tree)
 		}
-		if err != nil {
-			return nil, schemaError(err)
-		}
-		return c, nil
+		return in, err
 	case cfg.strict:
-		c := ts.strictChecks()
-		cfg.schema = c.schema
-		return c, nil
+		in := ts.strictInput()
+		cfg.schema = in.Schema
+		return in, nil
 	}
 	cfg.schema = ts.s.Plain
 	return ts.plain, nil
@@ -289,76 +233,19 @@ func withSource(err error, typeName, method string) error {
 
 func isExported(name string) bool { return name != "" && 'A' <= name[0] && name[0] <= 'Z' }
 
-type param struct {
-	name, description string
-	optional          bool
-}
-
-func parseParams(s string) ([]param, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil, nil
-	}
-	sep := ";"
-	if !strings.ContainsAny(s, ";:") {
-		sep = ","
-	}
-	var out []param
-	for _, entry := range strings.Split(s, sep) {
-		name, desc, _ := strings.Cut(entry, ":")
-		p := param{name: strings.TrimSpace(name), description: strings.TrimSpace(desc)}
-		if n, ok := strings.CutSuffix(p.name, "?"); ok {
-			p.name, p.optional = n, true
-		}
-		if p.name == "" {
-			return nil, fmt.Errorf("params %q has an empty name", s)
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
 // WithParams names the parameters of a method or func that takes several
 // (Go reflection does not know parameter names). See [Method] for the
 // entry syntax.
 func WithParams(entries ...string) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) {
 		for _, e := range entries {
-			ps, _ := parseParams(strings.ReplaceAll(e, ";", ","))
+			ps, _ := signature.ParseParams(strings.ReplaceAll(e, ";", ","))
 			if len(ps) == 0 {
-				ps = []param{{}}
+				ps = []signature.Param{{}}
 			}
 			c.params = append(c.params, ps[0])
 		}
 	})
-}
-
-// positionalStruct makes a struct type whose fields are the named
-// parameters, so positional arguments decode and describe like a struct.
-func positionalStruct(ft reflect.Type, idx []int, params []param) (reflect.Type, error) {
-	fields := make([]reflect.StructField, len(idx))
-	seen := map[string]bool{}
-	for i, pi := range idx {
-		p := params[i]
-		if p.name == "" || p.name == "-" || strings.ContainsAny(p.name, "\"\\,` \t\r\n") {
-			return nil, fmt.Errorf("%w: parameter %d needs a name without quotes, commas, backslashes or spaces, got %q", ErrInvalidTool, i+1, p.name)
-		}
-		if seen[p.name] {
-			return nil, fmt.Errorf("%w: parameter name %q given twice", ErrInvalidTool, p.name)
-		}
-		seen[p.name] = true
-		tag := `json:"` + p.name
-		if p.optional {
-			tag += ",omitempty"
-		}
-		tag += `"`
-		if p.description != "" {
-			// jsonschema_description is taken whole: no comma escaping.
-			tag += ` jsonschema_description:` + strconv.Quote(p.description)
-		}
-		fields[i] = reflect.StructField{Name: "P" + strconv.Itoa(i), Type: ft.In(pi), Tag: reflect.StructTag(tag)}
-	}
-	return reflect.StructOf(fields), nil
 }
 
 // reflectTool calls a method or func through reflection.
@@ -369,20 +256,20 @@ type reflectTool struct {
 	fn      reflect.Value
 	shape   signature.Shape
 	argType reflect.Type
-	in      *checks
+	in      *check.Input
 }
 
 func (t *reflectTool) Definition() Definition { return t.def }
 func (t *reflectTool) Metadata() Metadata     { return t.meta }
-func (t *reflectTool) checks() *checks        { return t.in }
+func (t *reflectTool) input() *check.Input    { return t.in }
 
 func (t *reflectTool) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
-	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.variant(t.def.Strict, false, true), nil)
+	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
 }
 
-func (t *reflectTool) run(ctx context.Context, call ToolCall, args []byte, k *checker, mw Middleware) (string, error) {
+func (t *reflectTool) run(ctx context.Context, call ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
 	v := reflect.New(t.argType)
-	if err := k.check(t.in, t.def.Name, args, v.UnsafePointer(), v.Interface()); err != nil {
+	if err := checkArgs(k, t.in, t.def.Name, args, v.UnsafePointer(), v.Interface()); err != nil {
 		return "", err
 	}
 	if mw == nil {
@@ -487,7 +374,7 @@ type funcTool[In, Out any] struct {
 	conv     ResultConverter
 	fn       func(context.Context, In) (Out, error)
 	cfg      toolConfig
-	in       *checks
+	in       *check.Input
 	noResult bool
 }
 
@@ -495,15 +382,15 @@ func (t *funcTool[In, Out]) funcType() reflect.Type { return reflect.TypeOf(t.fn
 
 func (t *funcTool[In, Out]) Definition() Definition { return t.def }
 func (t *funcTool[In, Out]) Metadata() Metadata     { return t.meta }
-func (t *funcTool[In, Out]) checks() *checks        { return t.in }
+func (t *funcTool[In, Out]) input() *check.Input    { return t.in }
 
 func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
-	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.variant(t.def.Strict, false, true), nil)
+	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
 }
 
-func (t *funcTool[In, Out]) run(ctx context.Context, call ToolCall, args []byte, k *checker, mw Middleware) (string, error) {
+func (t *funcTool[In, Out]) run(ctx context.Context, call ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
 	var in In
-	if err := k.check(t.in, t.def.Name, args, unsafe.Pointer(&in), &in); err != nil {
+	if err := checkArgs(k, t.in, t.def.Name, args, unsafe.Pointer(&in), &in); err != nil {
 		return "", err
 	}
 	if mw == nil {

@@ -51,12 +51,11 @@ type richArgs struct {
 func decodeBoth(t testing.TB, args string) (planned, coded richArgs, perr, cerr error) {
 	ts, err := schemaOf(reflect.TypeFor[richArgs]())
 	require.NoError(t, err)
-	k := ts.plain.own
-	require.NotNil(t, k.plan)
+	k := ts.plain.Variant(false, false, false)
+	require.True(t, k.OnePass())
 	norm := check.Normalize([]byte(args))
-	perr = k.check(ts.plain, "rich", norm, unsafe.Pointer(&planned), &planned)
-	twoPass := checker{schema: k.schema}
-	cerr = twoPass.check(ts.plain, "rich", norm, unsafe.Pointer(&coded), &coded)
+	perr = checkArgs(k, ts.plain, "rich", norm, unsafe.Pointer(&planned), &planned)
+	cerr = checkArgs(k.TwoPass(), ts.plain, "rich", norm, unsafe.Pointer(&coded), &coded)
 	return
 }
 

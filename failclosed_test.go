@@ -144,9 +144,9 @@ func TestRefusedAtDefinition(t *testing.T) {
 		{"tag: uniqueItems=false", typedTool[tagUniqueFalse](), `toolcall: tool "f": parameter l: invalid tool: jsonschema tag: uniqueItems=false is read as true; write uniqueItems=true, or leave it out`, "l"},
 		{"tag: enum on a bool", typedTool[tagEnumOnBool](), `toolcall: tool "f": parameter b: invalid tool: jsonschema tag: "enum" applies to strings and numbers, not bool`, "b"},
 		{"method tag: descripton", func() error { _, err := toolcall.ToolsFrom(methodTagTypo{}); return err },
-			`toolcall: toolcall_test.methodTagTypo.Do: invalid tool: field _: unknown tag key "descripton" (did you mean "description"?)`, ""},
+			`toolcall: toolcall_test.methodTagTypo.Do: invalid tool: unknown tag key "descripton" (did you mean "description"?)`, ""},
 		{"method tag: retrunDirect", func() error { _, err := toolcall.ToolsFrom(methodTagTypo2{}); return err },
-			`toolcall: toolcall_test.methodTagTypo2.Do: invalid tool: field _: unknown tag key "retrunDirect" (did you mean "returnDirect"?)`, ""},
+			`toolcall: toolcall_test.methodTagTypo2.Do: invalid tool: unknown tag key "retrunDirect" (did you mean "returnDirect"?)`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -99,12 +99,12 @@ next:
 			return nil, &DefinitionError{Method: d.Name,
 				Err: fmt.Errorf("%w: %q is given by %s and %s", ErrDuplicateTool, d.Name, toolSource(first), toolSource(t))}
 		}
-		in, err := checksOf(t, d)
+		in, err := inputOf(t, d)
 		if err != nil {
 			return nil, err
 		}
 		if strict && !d.Strict {
-			d.InputSchema, d.Strict = in.strictVariant(), true
+			d.InputSchema, d.Strict = in.StrictSchema(), true
 		}
 		defs = append(defs, d)
 	}
@@ -357,7 +357,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 	if err := argumentLimits(cfg, def.Name, args); err != nil {
 		return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: err}))
 	}
-	in, err := checksOf(tool, def)
+	in, err := inputOf(tool, def)
 	if err != nil { // a schema the checks refuse: the caller's mistake, and nothing may run
 		e.Err, e.IsError, e.Result = err, true, fmt.Sprintf("tool %s was not run: its input schema cannot be checked", def.Name)
 		return finish(err)
@@ -377,7 +377,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 		tctx, cancel = context.WithTimeout(tctx, timeout)
 		defer cancel()
 	}
-	result, err := safeRun(tctx, tool, in, in.variant(def.Strict, cfg.strict, false), checked, cfg.middleware)
+	result, err := safeRun(tctx, tool, in, in.Variant(def.Strict, cfg.strict, false), checked, cfg.middleware)
 	if err == nil {
 		if cfg.maxResultBytes > 0 && len(result) > cfg.maxResultBytes {
 			result = truncate(result, cfg.maxResultBytes)
@@ -399,7 +399,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 
 // safeRun checks the call's arguments with k and runs the tool through mw,
 // turning a panic into a *ToolError.
-func safeRun(ctx context.Context, t Tool, in *checks, k *checker, call ToolCall, mw Middleware) (result string, err error) {
+func safeRun(ctx context.Context, t Tool, in *check.Input, k *check.Checker, call ToolCall, mw Middleware) (result string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &ToolError{Panic: r, Err: fmt.Errorf("panic: %v", r)}
@@ -408,7 +408,7 @@ func safeRun(ctx context.Context, t Tool, in *checks, k *checker, call ToolCall,
 	if bt, ok := t.(builtTool); ok {
 		return bt.run(ctx, call, call.Arguments, k, mw)
 	}
-	if err := k.check(in, call.Name, call.Arguments, nil, nil); err != nil {
+	if err := checkArgs(k, in, call.Name, call.Arguments, nil, nil); err != nil {
 		return "", err
 	}
 	if mw == nil {
@@ -425,7 +425,7 @@ func argumentLimits(cfg *config, tool string, args []byte) error {
 	switch {
 	case cfg.maxArgumentBytes > 0 && len(args) > cfg.maxArgumentBytes:
 		v = Violation{Rule: "maxLength", Message: fmt.Sprintf("arguments are %d bytes long, the limit is %d", len(args), cfg.maxArgumentBytes)}
-	case cfg.maxArgumentDepth > 0 && cfg.maxArgumentDepth < check.MaxDepth && nestingExceeds(args, cfg.maxArgumentDepth):
+	case cfg.maxArgumentDepth > 0 && cfg.maxArgumentDepth < check.MaxDepth && check.NestingExceeds(args, cfg.maxArgumentDepth):
 		v = Violation{Rule: "maxDepth", Message: fmt.Sprintf("arrays and objects nest more than %d levels deep, the limit", cfg.maxArgumentDepth)}
 	default:
 		return nil
@@ -503,31 +503,4 @@ func truncate(s string, limit int) string {
 		cut-- // keep UTF-8 whole
 	}
 	return s[:cut] + fmt.Sprintf(TruncationMarker, len(s), limit)
-}
-
-// nestingExceeds reports whether arrays and objects in the JSON text data
-// nest deeper than limit. Only a lowered limit needs this pass: the checks
-// enforce the default as they walk.
-func nestingExceeds(data []byte, limit int) bool {
-	depth, inString := 0, false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
-			if depth++; depth > limit {
-				return true
-			}
-		case c == ']' || c == '}':
-			depth--
-		}
-	}
-	return false
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/toolcall-go/toolcall/internal/signature"
 )
 
 // A ToolOption overrides part of a tool built by [NewFunc], [NewMethod],
@@ -16,7 +18,7 @@ type toolConfig struct {
 	returnDirect      bool
 	strict            bool
 	converter         ResultConverter
-	params            []param
+	params            []signature.Param
 	timeout           time.Duration
 }
 

@@ -48,24 +48,24 @@ type typeSchema struct {
 	typ    reflect.Type // the argument type, possibly a pointer
 	s      *schema.Type
 	err    error
-	plain  *checks
+	plain  *check.Input
 	strict struct {
 		once sync.Once
-		c    *checks
+		in   *check.Input
 	}
 }
 
-// strictChecks returns the checks of the type's strict variant.
-func (ts *typeSchema) strictChecks() *checks {
+// strictInput returns the compiled strict variant of the type's schema.
+func (ts *typeSchema) strictInput() *check.Input {
 	ts.strict.once.Do(func() {
 		b, tree := ts.s.Strict()
-		c, err := newChecks(b, tree, ts.typ, ts.s.HasDuration)
+		in, err := check.NewInput(b, tree, ts.typ, ts.s.HasDuration)
 		if err != nil { // the plain schema compiled, and strict only adds null
 			panic(fmt.Sprintf("toolcall: strict variant of %s: %v", ts.typ, err))
 		}
-		ts.strict.c = c
+		ts.strict.in = in
 	})
-	return ts.strict.c
+	return ts.strict.in
 }
 
 var schemaCache sync.Map // reflect.Type -> *typeSchema
@@ -104,7 +104,7 @@ func buildSchema(t reflect.Type) *typeSchema {
 		return ts
 	}
 	ts.s = s
-	ts.plain, err = newChecks(s.Plain, s.Tree, t, s.HasDuration)
+	ts.plain, err = newInput(s.Plain, s.Tree, t, s.HasDuration)
 	if err != nil {
 		ts.err = schemaError(err)
 		if de, ok := ts.err.(*DefinitionError); ok {
@@ -114,136 +114,28 @@ func buildSchema(t reflect.Type) *typeSchema {
 	return ts
 }
 
-// checks is the compiled form of one input schema, with the variants a
-// call may be checked against: the schema itself, its strict variant (when
-// a client asks for strict tools), and the lenient one a direct Tool.Call
-// uses, which also reads null for an optional parameter as absent, so a
-// call that passed the Manager's strict check passes again when a wrapper
-// of the tool calls it.
-type checks struct {
-	schema    json.RawMessage
-	tree      *jsonnode.Object
-	typ       reflect.Type // the Go type arguments decode into; nil for a tool of raw JSON
-	durations bool
-	own       checker
-
-	strictOnce  sync.Once
-	strictDef   json.RawMessage
-	strict      checker
-	lenientOnce sync.Once
-	lenient     checker
-}
-
-// A checker checks a call's arguments against one schema. With a plan it
-// also decodes them into the tool's Go type, in the same pass.
-type checker struct {
-	schema *check.Schema
-	plan   *check.Plan
-}
-
-// newChecks compiles schema (parsed as tree, which may be nil). typ is the
-// type its arguments decode into, nil for raw JSON; it gets a plan only
-// when the schema was reflected from it.
-func newChecks(raw json.RawMessage, tree *jsonnode.Object, typ reflect.Type, durations bool) (*checks, error) {
-	if tree == nil {
-		v, err := jsonnode.Parse(raw)
-		if err != nil {
-			return nil, fmt.Errorf("%w: input schema is not JSON: %v", ErrInvalidTool, err)
-		}
-		o, ok := v.(*jsonnode.Object)
-		if !ok {
-			return nil, fmt.Errorf("%w: input schema is not a JSON object", ErrInvalidTool)
-		}
-		tree = o
-	}
-	c := &checks{schema: raw, tree: tree, typ: typ, durations: durations}
-	var err error
-	c.own, err = c.compile(tree)
-	return c, err
-}
-
-func (c *checks) compile(tree *jsonnode.Object) (checker, error) {
-	s, err := check.CompileTree(tree)
-	if err != nil {
-		return checker{}, err
-	}
-	k := checker{schema: s}
-	if c.typ != nil {
-		t := c.typ
-		if t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		k.plan = s.Plan(t)
-	}
-	return k, nil
-}
-
-// variant returns the checker for a Manager's call (strict: the client asks
-// for strict tools) or for a direct Tool.Call (direct). A definition marked
-// strict is checked against its schema as it is.
-func (c *checks) variant(defStrict, strict, direct bool) *checker {
-	switch {
-	case defStrict:
-		return &c.own
-	case direct:
-		c.lenientOnce.Do(func() {
-			c.lenient = c.mustCompile(schema.LenientOf(c.tree))
-		})
-		return &c.lenient
-	case strict:
-		c.strictVariant()
-		return &c.strict
-	}
-	return &c.own
-}
-
-// strictVariant returns the strict variant's schema text.
-func (c *checks) strictVariant() json.RawMessage {
-	c.strictOnce.Do(func() {
-		tree := schema.StrictOf(c.tree)
-		c.strictDef = jsonnode.Marshal(tree)
-		c.strict = c.mustCompile(tree)
-	})
-	return c.strictDef
-}
-
-// mustCompile compiles a variant of a schema that compiled: the variants
-// only make properties required or nullable, which cannot break it.
-func (c *checks) mustCompile(tree *jsonnode.Object) checker {
-	k, err := c.compile(tree)
-	if err != nil {
-		panic(fmt.Sprintf("toolcall: variant of a compiled schema: %v", err))
-	}
-	return k
-}
-
 // onCheck, when set by a test, sees every check of a call's arguments.
 var onCheck func(tool string)
 
-// check checks args (normalised) and, when target is not nil, decodes them
-// into it: ptr and target both point to a value of the tool's Go type.
-func (k *checker) check(c *checks, tool string, args []byte, ptr unsafe.Pointer, target any) error {
+// checkArgs checks a call's arguments (normalised) with k and, when target
+// is not nil, decodes them into it (ptr is the same pointer).
+func checkArgs(k *check.Checker, in *check.Input, tool string, args []byte, ptr unsafe.Pointer, target any) error {
 	if onCheck != nil {
 		onCheck(tool)
 	}
-	var vs []check.Violation
-	if k.plan != nil && target != nil {
-		if c.typ.Kind() == reflect.Pointer {
-			elem := reflect.New(c.typ.Elem()).UnsafePointer()
-			*(*unsafe.Pointer)(ptr) = elem
-			ptr = elem
-		}
-		vs = k.plan.Decode(args, ptr, c.durations)
-	} else {
-		vs = k.schema.Validate(args)
-		if vs == nil && target != nil {
-			vs = check.Decode(args, target, c.durations)
-		}
+	if vs := k.Check(in, args, ptr, target); vs != nil {
+		return argumentError(tool, vs)
 	}
-	if vs == nil {
-		return nil
+	return nil
+}
+
+// newInput compiles a tool's input schema; a refusal is a *DefinitionError.
+func newInput(raw json.RawMessage, tree *jsonnode.Object, typ reflect.Type, durations bool) (*check.Input, error) {
+	in, err := check.NewInput(raw, tree, typ, durations)
+	if err != nil {
+		return nil, schemaError(err)
 	}
-	return argumentError(tool, vs)
+	return in, nil
 }
 
 func argumentError(tool string, vs []check.Violation) *ArgumentError {
@@ -264,48 +156,19 @@ func schemaError(err error) error {
 	if _, ok := err.(*DefinitionError); ok {
 		return err
 	}
-	return &DefinitionError{Err: err}
+	return &DefinitionError{Err: fmt.Errorf("%w: %v", ErrInvalidTool, err)}
 }
 
-// rawSchemas caches the checks of schemas of tools this package did not
-// build, by schema text. It stops growing at maxRawSchemas so tools made
-// per request cannot exhaust memory.
-var rawSchemas struct {
-	sync.RWMutex
-	m map[string]*checks
-}
-
-const maxRawSchemas = 4096
-
-// checksOf returns the checks of any tool's definition.
-func checksOf(t Tool, def Definition) (*checks, error) {
+// inputOf returns the compiled input schema of any tool.
+func inputOf(t Tool, def Definition) (*check.Input, error) {
 	if bt, ok := t.(builtTool); ok {
-		return bt.checks(), nil
+		return bt.input(), nil
 	}
-	rawSchemas.RLock()
-	c, ok := rawSchemas.m[string(def.InputSchema)]
-	rawSchemas.RUnlock()
-	if ok {
-		return c, nil
-	}
-	c, err := newChecks(def.InputSchema, nil, nil, false)
+	in, err := check.InputOf(def.InputSchema)
 	if err != nil {
 		err = schemaError(err)
-		if de, ok := err.(*DefinitionError); ok {
-			de.Method = def.Name
-		}
+		err.(*DefinitionError).Method = def.Name
 		return nil, err
 	}
-	rawSchemas.Lock()
-	defer rawSchemas.Unlock()
-	if rawSchemas.m == nil {
-		rawSchemas.m = map[string]*checks{}
-	}
-	if prev, ok := rawSchemas.m[string(def.InputSchema)]; ok {
-		return prev, nil
-	}
-	if len(rawSchemas.m) < maxRawSchemas {
-		rawSchemas.m[string(def.InputSchema)] = c
-	}
-	return c, nil
+	return in, nil
 }

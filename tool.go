@@ -79,15 +79,12 @@ func NewTool(def Definition, call func(ctx context.Context, arguments json.RawMe
 	if err := checkName(cfg.name); err != nil {
 		return nil, err
 	}
-	in, err := newChecks(cfg.schema, nil, nil, false)
+	in, err := newInput(cfg.schema, nil, nil, false)
 	if err == nil {
-		err = checkObjectSchema(cfg.name, in.tree)
+		err = checkObjectSchema(cfg.name, in.Tree)
 	}
 	if err != nil {
-		err = schemaError(err)
-		if de, ok := err.(*DefinitionError); ok {
-			de.Method = cfg.name
-		}
+		err.(*DefinitionError).Method = cfg.name
 		return nil, err
 	}
 	if cfg.description == "" {
@@ -105,19 +102,19 @@ type rawTool struct {
 	def  Definition
 	meta Metadata
 	call func(ctx context.Context, arguments json.RawMessage) (string, error)
-	in   *checks
+	in   *check.Input
 }
 
 func (t *rawTool) Definition() Definition { return t.def }
 func (t *rawTool) Metadata() Metadata     { return t.meta }
-func (t *rawTool) checks() *checks        { return t.in }
+func (t *rawTool) input() *check.Input    { return t.in }
 
 func (t *rawTool) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
-	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.variant(t.def.Strict, false, true), nil)
+	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
 }
 
-func (t *rawTool) run(ctx context.Context, call ToolCall, args []byte, k *checker, mw Middleware) (string, error) {
-	if err := k.check(t.in, t.def.Name, args, nil, nil); err != nil {
+func (t *rawTool) run(ctx context.Context, call ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
+	if err := checkArgs(k, t.in, t.def.Name, args, nil, nil); err != nil {
 		return "", err
 	}
 	if mw == nil {
@@ -126,13 +123,13 @@ func (t *rawTool) run(ctx context.Context, call ToolCall, args []byte, k *checke
 	return mw(ctx, call, func(ctx context.Context) (string, error) { return t.call(ctx, args) })
 }
 
-// A builtTool is a tool this package built. It carries its compiled checks,
-// and its run checks a call (a tool built from a Go type decodes in the
-// same pass) before it calls through the middleware.
+// A builtTool is a tool this package built. It carries its compiled input
+// schema, and its run checks a call (a tool built from a Go type decodes in
+// the same pass) before it calls through the middleware.
 type builtTool interface {
 	Tool
-	checks() *checks
-	run(ctx context.Context, call ToolCall, args []byte, k *checker, mw Middleware) (string, error)
+	input() *check.Input
+	run(ctx context.Context, call ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error)
 }
 
 // checkObjectSchema makes sure an input schema is of type "object", which

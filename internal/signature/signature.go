@@ -6,7 +6,11 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strconv"
+	"strings"
 	"time"
+
+	"github.com/toolcall-go/toolcall/internal/tagcheck"
 )
 
 // Input says how a func receives the model's arguments.
@@ -118,3 +122,108 @@ func isStruct(t reflect.Type) bool {
 }
 
 func describe(ft reflect.Type) string { return ft.String() }
+
+// A Param is one named parameter of a func with several.
+type Param struct {
+	Name, Description string
+	Optional          bool
+}
+
+// ParseParams reads a params tag: entries "name", "name: description",
+// "name?" or "name?: description", separated by ";" (or "," when no entry
+// has a description).
+func ParseParams(s string) ([]Param, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, nil
+	}
+	sep := ";"
+	if !strings.ContainsAny(s, ";:") {
+		sep = ","
+	}
+	var out []Param
+	for _, entry := range strings.Split(s, sep) {
+		name, desc, _ := strings.Cut(entry, ":")
+		p := Param{Name: strings.TrimSpace(name), Description: strings.TrimSpace(desc)}
+		if n, ok := strings.CutSuffix(p.Name, "?"); ok {
+			p.Name, p.Optional = n, true
+		}
+		if p.Name == "" {
+			return nil, fmt.Errorf("params %q has an empty name", s)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// PositionalStruct makes a struct type whose fields are the parameters of
+// ft at idx, named by params, so positional arguments decode and describe
+// like a struct.
+func PositionalStruct(ft reflect.Type, idx []int, params []Param) (reflect.Type, error) {
+	fields := make([]reflect.StructField, len(idx))
+	seen := map[string]bool{}
+	for i, pi := range idx {
+		p := params[i]
+		if p.Name == "" || p.Name == "-" || strings.ContainsAny(p.Name, "\"\\,` \t\r\n") {
+			return nil, fmt.Errorf("parameter %d needs a name without quotes, commas, backslashes or spaces, got %q", i+1, p.Name)
+		}
+		if seen[p.Name] {
+			return nil, fmt.Errorf("parameter name %q given twice", p.Name)
+		}
+		seen[p.Name] = true
+		tag := `json:"` + p.Name
+		if p.Optional {
+			tag += ",omitempty"
+		}
+		tag += `"`
+		if p.Description != "" {
+			// jsonschema_description is taken whole: no comma escaping.
+			tag += ` jsonschema_description:` + strconv.Quote(p.Description)
+		}
+		fields[i] = reflect.StructField{Name: "P" + strconv.Itoa(i), Type: ft.In(pi), Tag: reflect.StructTag(tag)}
+	}
+	return reflect.StructOf(fields), nil
+}
+
+// A MethodTag is what the tag of a toolcall.Method field says.
+type MethodTag struct {
+	Method, Name, Description, Params, Converter string
+	ReturnDirect, Strict                         bool
+	Timeout                                      time.Duration
+}
+
+// methodTagKeys are the keys a toolcall.Method field's tag may have.
+var methodTagKeys = []string{"tool", "name", "description", "returnDirect", "strict", "timeout", "converter", "params"}
+
+// ReadMethodTag reads the tag of a toolcall.Method field. An unknown key
+// (a misspelling would otherwise drop a setting) and a malformed value are
+// errors.
+func ReadMethodTag(tag reflect.StructTag) (MethodTag, error) {
+	if err := tagcheck.Keys(tag, methodTagKeys); err != nil {
+		return MethodTag{}, err
+	}
+	m := MethodTag{
+		Method:      tag.Get("tool"),
+		Name:        tag.Get("name"),
+		Description: tag.Get("description"),
+		Params:      tag.Get("params"),
+		Converter:   tag.Get("converter"),
+	}
+	var err error
+	for _, b := range []struct {
+		key string
+		dst *bool
+	}{{"returnDirect", &m.ReturnDirect}, {"strict", &m.Strict}} {
+		if s, ok := tag.Lookup(b.key); ok {
+			if *b.dst, err = strconv.ParseBool(s); err != nil {
+				return m, fmt.Errorf("tag %s:%q is not a boolean", b.key, s)
+			}
+		}
+	}
+	if s, ok := tag.Lookup("timeout"); ok {
+		if m.Timeout, err = time.ParseDuration(s); err != nil || m.Timeout <= 0 {
+			return m, fmt.Errorf("tag timeout:%q is not a positive duration such as \"2s\"", s)
+		}
+	}
+	return m, nil
+}

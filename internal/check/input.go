@@ -1,0 +1,201 @@
+package check
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
+	"github.com/toolcall-go/toolcall/internal/schema"
+)
+
+// An Input is the compiled input schema of one tool, with the variants a
+// call may be checked against: the schema itself, its strict variant (when
+// a client asks for strict tools), and the lenient one a direct call uses,
+// which also reads null for an optional parameter as absent, so that a call
+// that passed a strict check passes again when a wrapper of the tool calls
+// it.
+type Input struct {
+	Schema json.RawMessage
+	Tree   *jsonnode.Object
+	typ    reflect.Type // the Go type arguments decode into; nil for raw JSON
+	dur    bool
+	own    Checker
+
+	strictOnce  sync.Once
+	strictDef   json.RawMessage
+	strict      Checker
+	lenientOnce sync.Once
+	lenient     Checker
+}
+
+// A Checker checks a call's arguments against one schema. With a plan it
+// also decodes them into the tool's Go type, in the same pass.
+type Checker struct {
+	schema *Schema
+	plan   *Plan
+}
+
+// NewInput compiles raw (parsed as tree, which may be nil). typ is the type
+// arguments decode into, nil for raw JSON; it gets a plan, which checks and
+// decodes in one pass, only when the schema was reflected from it.
+// durations says whether typ holds a time.Duration.
+func NewInput(raw json.RawMessage, tree *jsonnode.Object, typ reflect.Type, durations bool) (*Input, error) {
+	if tree == nil {
+		v, err := jsonnode.Parse(raw)
+		if err != nil {
+			return nil, fmt.Errorf("input schema is not JSON: %v", err)
+		}
+		o, ok := v.(*jsonnode.Object)
+		if !ok {
+			return nil, errors.New("input schema is not a JSON object")
+		}
+		tree = o
+	}
+	in := &Input{Schema: raw, Tree: tree, typ: typ, dur: durations}
+	var err error
+	in.own, err = in.compile(tree)
+	return in, err
+}
+
+func (in *Input) compile(tree *jsonnode.Object) (Checker, error) {
+	s, err := CompileTree(tree)
+	if err != nil {
+		return Checker{}, err
+	}
+	k := Checker{schema: s}
+	if t := in.typ; t != nil {
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		k.plan = s.Plan(t)
+	}
+	return k, nil
+}
+
+// Variant returns the checker for a call: direct for a call of the tool's
+// own Call, strict when the client asks for strict tools. A definition
+// marked strict (defStrict) is checked against its schema as it is.
+func (in *Input) Variant(defStrict, strict, direct bool) *Checker {
+	switch {
+	case defStrict:
+		return &in.own
+	case direct:
+		in.lenientOnce.Do(func() { in.lenient = in.mustCompile(schema.LenientOf(in.Tree)) })
+		return &in.lenient
+	case strict:
+		in.StrictSchema()
+		return &in.strict
+	}
+	return &in.own
+}
+
+// StrictSchema returns the text of the strict variant.
+func (in *Input) StrictSchema() json.RawMessage {
+	in.strictOnce.Do(func() {
+		tree := schema.StrictOf(in.Tree)
+		in.strictDef = jsonnode.Marshal(tree)
+		in.strict = in.mustCompile(tree)
+	})
+	return in.strictDef
+}
+
+// mustCompile compiles a variant of a schema that compiled: the variants
+// only make properties required or nullable, which cannot break it.
+func (in *Input) mustCompile(tree *jsonnode.Object) Checker {
+	k, err := in.compile(tree)
+	if err != nil {
+		panic(fmt.Sprintf("check: variant of a compiled schema: %v", err))
+	}
+	return k
+}
+
+// Check checks args (normalised) and, when target is not nil, decodes them
+// into it: ptr and target both point to a value of the input's Go type.
+func (k *Checker) Check(in *Input, args []byte, ptr unsafe.Pointer, target any) []Violation {
+	if k.plan != nil && target != nil {
+		if in.typ.Kind() == reflect.Pointer {
+			elem := reflect.New(in.typ.Elem()).UnsafePointer()
+			*(*unsafe.Pointer)(ptr) = elem
+			ptr = elem
+		}
+		return k.plan.Decode(args, ptr, in.dur)
+	}
+	vs := k.schema.Validate(args)
+	if vs == nil && target != nil {
+		vs = Decode(args, target, in.dur)
+	}
+	return vs
+}
+
+// OnePass reports whether k checks and decodes in one pass.
+func (k *Checker) OnePass() bool { return k.plan != nil }
+
+// TwoPass returns k without its plan: the checker, then the codec.
+func (k *Checker) TwoPass() *Checker { return &Checker{schema: k.schema} }
+
+// inputs caches the inputs of schemas given as text, for tools that carry
+// none of their own. It stops growing at maxInputs so tools made per
+// request cannot exhaust memory.
+var inputs struct {
+	sync.RWMutex
+	m map[string]*Input
+}
+
+const maxInputs = 4096
+
+// InputOf returns the compiled input of a schema given as text.
+func InputOf(raw json.RawMessage) (*Input, error) {
+	inputs.RLock()
+	in, ok := inputs.m[string(raw)]
+	inputs.RUnlock()
+	if ok {
+		return in, nil
+	}
+	in, err := NewInput(raw, nil, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	inputs.Lock()
+	defer inputs.Unlock()
+	if prev, ok := inputs.m[string(raw)]; ok {
+		return prev, nil
+	}
+	if inputs.m == nil {
+		inputs.m = map[string]*Input{}
+	}
+	if len(inputs.m) < maxInputs {
+		inputs.m[string(raw)] = in
+	}
+	return in, nil
+}
+
+// NestingExceeds reports whether arrays and objects in the JSON text data
+// nest deeper than limit. Only a limit below MaxDepth needs this pass: the
+// checks enforce MaxDepth as they walk.
+func NestingExceeds(data []byte, limit int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > limit {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
+}
