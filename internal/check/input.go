@@ -23,20 +23,23 @@ type Input struct {
 	Tree   *jsonnode.Object
 	typ    reflect.Type // the Go type arguments decode into; nil for raw JSON
 	dur    bool
-	own    Checker
+	own    *Checker
 
 	strictOnce  sync.Once
 	strictDef   json.RawMessage
-	strict      Checker
+	strict      *Checker
 	lenientOnce sync.Once
-	lenient     Checker
+	lenient     *Checker
 }
 
 // A Checker checks a call's arguments against one schema. With a plan it
-// also decodes them into the tool's Go type, in the same pass.
+// also decodes them into the tool's Go type, in the same pass; the plan is
+// built on the first call, as most tools defined are never called.
 type Checker struct {
-	schema *Schema
-	plan   *Plan
+	schema   *Schema
+	typ      reflect.Type // the struct type a plan decodes into, or nil
+	planOnce sync.Once
+	plan     *Plan
 }
 
 // NewInput compiles raw (parsed as tree, which may be nil). typ is the type
@@ -61,19 +64,25 @@ func NewInput(raw json.RawMessage, tree *jsonnode.Object, typ reflect.Type, dura
 	return in, err
 }
 
-func (in *Input) compile(tree *jsonnode.Object) (Checker, error) {
+func (in *Input) compile(tree *jsonnode.Object) (*Checker, error) {
 	s, err := CompileTree(tree)
 	if err != nil {
-		return Checker{}, err
+		return nil, err
 	}
-	k := Checker{schema: s}
-	if t := in.typ; t != nil {
-		if t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		k.plan = s.Plan(t)
+	k := &Checker{schema: s, typ: in.typ}
+	if k.typ != nil && k.typ.Kind() == reflect.Pointer {
+		k.typ = k.typ.Elem()
 	}
 	return k, nil
+}
+
+// onePass returns k's plan, building it on first use.
+func (k *Checker) onePass() *Plan {
+	if k.typ == nil {
+		return nil
+	}
+	k.planOnce.Do(func() { k.plan = k.schema.Plan(k.typ) })
+	return k.plan
 }
 
 // Variant returns the checker for a call: direct for a call of the tool's
@@ -82,15 +91,15 @@ func (in *Input) compile(tree *jsonnode.Object) (Checker, error) {
 func (in *Input) Variant(defStrict, strict, direct bool) *Checker {
 	switch {
 	case defStrict:
-		return &in.own
+		return in.own
 	case direct:
 		in.lenientOnce.Do(func() { in.lenient = in.mustCompile(schema.LenientOf(in.Tree)) })
-		return &in.lenient
+		return in.lenient
 	case strict:
 		in.StrictSchema()
-		return &in.strict
+		return in.strict
 	}
-	return &in.own
+	return in.own
 }
 
 // StrictSchema returns the text of the strict variant.
@@ -105,7 +114,7 @@ func (in *Input) StrictSchema() json.RawMessage {
 
 // mustCompile compiles a variant of a schema that compiled: the variants
 // only make properties required or nullable, which cannot break it.
-func (in *Input) mustCompile(tree *jsonnode.Object) Checker {
+func (in *Input) mustCompile(tree *jsonnode.Object) *Checker {
 	k, err := in.compile(tree)
 	if err != nil {
 		panic(fmt.Sprintf("check: variant of a compiled schema: %v", err))
@@ -116,13 +125,13 @@ func (in *Input) mustCompile(tree *jsonnode.Object) Checker {
 // Check checks args (normalised) and, when target is not nil, decodes them
 // into it: ptr and target both point to a value of the input's Go type.
 func (k *Checker) Check(in *Input, args []byte, ptr unsafe.Pointer, target any) []Violation {
-	if k.plan != nil && target != nil {
+	if p := k.onePass(); p != nil && target != nil {
 		if in.typ.Kind() == reflect.Pointer {
 			elem := reflect.New(in.typ.Elem()).UnsafePointer()
 			*(*unsafe.Pointer)(ptr) = elem
 			ptr = elem
 		}
-		return k.plan.Decode(args, ptr, in.dur)
+		return p.Decode(args, ptr, in.dur)
 	}
 	vs := k.schema.Validate(args)
 	if vs == nil && target != nil {
@@ -132,7 +141,7 @@ func (k *Checker) Check(in *Input, args []byte, ptr unsafe.Pointer, target any) 
 }
 
 // OnePass reports whether k checks and decodes in one pass.
-func (k *Checker) OnePass() bool { return k.plan != nil }
+func (k *Checker) OnePass() bool { return k.onePass() != nil }
 
 // TwoPass returns k without its plan: the checker, then the codec.
 func (k *Checker) TwoPass() *Checker { return &Checker{schema: k.schema} }

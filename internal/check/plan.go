@@ -21,7 +21,8 @@ type Plan struct {
 	kind   dkind
 	typ    reflect.Type
 	check  *node // constraints; nil means none
-	fields map[string]*dfield
+	fields []dfield
+	index  map[string]int // field by name, for structs with many fields
 	elem   *Plan
 }
 
@@ -41,8 +42,34 @@ const (
 )
 
 type dfield struct {
-	offset uintptr
-	plan   *Plan
+	name    string
+	offset  uintptr
+	plan    *Plan
+	track   int  // index in the schema node's track, or -1
+	inProps bool // named in the node's properties
+}
+
+// manyFields is where a map beats a scan for finding a struct field.
+const manyFields = 12
+
+// field returns the field named name, trying first the one after the last
+// found (hint), since arguments tend to come in declaration order.
+func (p *Plan) field(name []byte, hint int) (*dfield, int) {
+	if hint < len(p.fields) && p.fields[hint].name == string(name) {
+		return &p.fields[hint], hint + 1
+	}
+	if p.index != nil {
+		if i, ok := p.index[string(name)]; ok {
+			return &p.fields[i], i + 1
+		}
+		return nil, hint
+	}
+	for i := range p.fields {
+		if p.fields[i].name == string(name) {
+			return &p.fields[i], i + 1
+		}
+	}
+	return nil, hint
 }
 
 type planKey struct {
@@ -77,12 +104,14 @@ func objectOK(n *node) bool {
 
 func (c *planCompiler) plan(t reflect.Type, n *node) *Plan {
 	n = resolve(n)
-	key := planKey{t, n}
-	if p, ok := c.seen[key]; ok {
-		return p
-	}
 	p := &Plan{typ: t, check: n}
-	c.seen[key] = p
+	if t.Kind() == reflect.Struct { // only a struct can hold itself
+		key := planKey{t, n}
+		if prev, ok := c.seen[key]; ok {
+			return prev
+		}
+		c.seen[key] = p
+	}
 	if t == timeType || t == durationType || t == rawMessageType || decodesItself(t) {
 		return p
 	}
@@ -125,10 +154,15 @@ func (c *planCompiler) plan(t reflect.Type, n *node) *Plan {
 		if n == nil || n.props == nil || !objectOK(n) {
 			return p
 		}
-		p.fields = map[string]*dfield{}
 		if !c.fieldsOf(p, t, 0, n) {
 			p.fields = nil
 			return p
+		}
+		if len(p.fields) > manyFields {
+			p.index = make(map[string]int, len(p.fields))
+			for i, f := range p.fields {
+				p.index[f.name] = i
+			}
 		}
 		p.kind = dStruct
 	}
@@ -167,14 +201,20 @@ func (c *planCompiler) fieldsOf(p *Plan, t reflect.Type, base uintptr, n *node) 
 		if strings.Contains(opts, "string") {
 			return false // the ",string" option quotes numbers
 		}
-		if _, dup := p.fields[name]; dup {
-			return false
+		for _, prev := range p.fields {
+			if prev.name == name {
+				return false
+			}
 		}
 		fn, ok := n.props[name]
 		if !ok {
 			fn = n.addl
 		}
-		p.fields[name] = &dfield{offset: base + f.Offset, plan: c.plan(f.Type, fn)}
+		track := -1
+		if i, tracked := n.track[name]; tracked {
+			track = i
+		}
+		p.fields = append(p.fields, dfield{name: name, offset: base + f.Offset, plan: c.plan(f.Type, fn), track: track, inProps: ok})
 	}
 	return true
 }
@@ -261,9 +301,12 @@ func (st *state) decode(p *Plan, ptr unsafe.Pointer, depth int) error {
 			return nil
 		}
 		s := raw[1 : len(raw)-1]
-		if bytes.IndexByte(s, '\\') >= 0 {
+		switch {
+		case bytes.IndexByte(s, '\\') >= 0:
 			*(*string)(ptr) = unescape(s)
-		} else {
+		case p.check != nil && p.check.enum != nil:
+			*(*string)(ptr) = enumString(p.check, s)
+		default:
 			*(*string)(ptr) = string(s)
 		}
 	case dInt, dUint, dFloat:
@@ -368,7 +411,7 @@ func (st *state) decodeStruct(p *Plan, ptr unsafe.Pointer, depth int) error {
 	base := len(st.keys)
 	var set map[string]struct{}
 	var seen seenSet
-	count := 0
+	count, hint := 0, 0
 	st.ws()
 	if st.pos < len(st.data) && st.data[st.pos] == '}' {
 		st.pos++
@@ -380,11 +423,19 @@ func (st *state) decodeStruct(p *Plan, ptr unsafe.Pointer, depth int) error {
 			}
 			count++
 			st.path = append(st.path, seg{name: name, isKey: true})
-			child := st.memberSchema(n, name, &seen)
-			if f := p.fields[string(name)]; f != nil {
+			var f *dfield
+			f, hint = p.field(name, hint)
+			switch {
+			case f != nil && f.inProps:
+				if f.track >= 0 {
+					seen.set(f.track)
+				}
 				err = st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
-			} else {
-				err = st.value(child, depth+1)
+			case f != nil:
+				st.memberSchema(n, name, &seen)
+				err = st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
+			default:
+				err = st.value(st.memberSchema(n, name, &seen), depth+1)
 			}
 			if err != nil {
 				return err
@@ -522,4 +573,15 @@ func (st *state) fallback(p *Plan, ptr unsafe.Pointer, depth int) error {
 		st.add(v)
 	}
 	return nil
+}
+
+// enumString returns the enum's own copy of s, which passed the enum check,
+// saving an allocation per value.
+func enumString(n *node, s []byte) string {
+	for i := range n.enum {
+		if e := &n.enum[i]; e.kind == '"' && e.str == string(s) {
+			return e.str
+		}
+	}
+	return string(s)
 }

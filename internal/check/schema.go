@@ -110,7 +110,7 @@ type node struct {
 	// any type
 	enum     []jvalue
 	isConst  bool
-	enumText string
+	enumData any // the enum's array or the const's value, for the message
 
 	// numbers
 	min, max, xmin, xmax *bound
@@ -581,11 +581,11 @@ func (c *compiler) keyword(n *node, st *objCompile, key string, v any, path stri
 		for _, x := range a {
 			n.enum = append(n.enum, newJValue(x))
 		}
-		n.enumText = listText(a)
+		n.enumData = a
 	case "const":
 		n.enum = []jvalue{newJValue(v)}
 		n.isConst = true
-		n.enumText = jsonText(v)
+		n.enumData = v
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 		num, ok := v.(interface{ String() string })
 		if _, isBool := v.(bool); isBool && strings.HasPrefix(key, "exclusive") {

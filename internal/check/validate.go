@@ -264,54 +264,73 @@ func (st *state) strValue(start int, escaped bool) string {
 // UTF-8 and unpaired surrogate escapes are refused, as the tool's own
 // decoder refuses them.
 func (st *state) str() (escaped bool, err error) {
-	st.pos++ // opening quote
-	start := st.pos
 	d := st.data
-	for st.pos < len(d) {
-		c := d[st.pos]
-		switch {
+	i := st.pos + 1 // after the opening quote
+	start, ascii := i, true
+	for {
+		for i < len(d) && !strSpecial[d[i]] {
+			i++
+		}
+		if i >= len(d) {
+			st.pos = i
+			return false, st.syntax("unexpected end of input")
+		}
+		switch c := d[i]; {
 		case c == '"':
-			if !utf8.Valid(d[start:st.pos]) {
+			st.pos = i
+			if !ascii && !utf8.Valid(d[start:i]) {
 				return false, st.syntax("invalid UTF-8 in string")
 			}
 			st.pos++
 			return escaped, nil
+		case c >= 0x80:
+			ascii = false
+			i++
 		case c == '\\':
 			escaped = true
-			if st.pos+1 >= len(d) {
+			st.pos = i
+			if i+1 >= len(d) {
 				return false, st.syntax("unexpected end of input")
 			}
-			switch d[st.pos+1] {
+			switch d[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				st.pos += 2
+				i += 2
 			case 'u':
-				r, ok := hex4(d, st.pos+2)
+				r, ok := hex4(d, i+2)
 				if !ok {
-					return false, st.syntax("invalid escape at byte %d", st.pos)
+					return false, st.syntax("invalid escape at byte %d", i)
 				}
-				at := st.pos
-				st.pos += 6
+				at := i
+				i += 6
 				if utf16.IsSurrogate(r) {
 					r2, ok := rune(0), false
-					if r < 0xdc00 && st.pos+1 < len(d) && d[st.pos] == '\\' && d[st.pos+1] == 'u' {
-						r2, ok = hex4(d, st.pos+2)
+					if r < 0xdc00 && i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
+						r2, ok = hex4(d, i+2)
 					}
 					if !ok || utf16.DecodeRune(r, r2) == utf8.RuneError {
 						return false, st.syntax("unpaired surrogate escape at byte %d", at)
 					}
-					st.pos += 6
+					i += 6
 				}
 			default:
-				return false, st.syntax("invalid escape at byte %d", st.pos)
+				return false, st.syntax("invalid escape at byte %d", i)
 			}
-		case c < 0x20:
-			return false, st.syntax("control character in string at byte %d", st.pos)
-		default:
-			st.pos++
+		default: // a control character
+			st.pos = i
+			return false, st.syntax("control character in string at byte %d", i)
 		}
 	}
-	return false, st.syntax("unexpected end of input")
 }
+
+// strSpecial marks the bytes that end the fast scan of a string: the
+// closing quote, an escape, control characters, and non-ASCII bytes, whose
+// UTF-8 is checked at the end.
+var strSpecial = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c < 0x20 || c == '"' || c == '\\' || c >= 0x80
+	}
+	return t
+}()
 
 func hex4(d []byte, i int) (rune, bool) {
 	if i+4 > len(d) {
@@ -643,8 +662,8 @@ func (st *state) checkEnum(n *node, c byte, s string, d decimal, raw []byte) {
 		}
 	}
 	if n.isConst {
-		st.fail("const", "must be "+n.enumText)
+		st.fail("const", "must be "+jsonText(n.enumData))
 		return
 	}
-	st.fail("enum", "must be one of "+n.enumText)
+	st.fail("enum", "must be one of "+listText(n.enumData.([]any)))
 }
