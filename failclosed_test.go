@@ -130,6 +130,10 @@ func TestRefusedAtDefinition(t *testing.T) {
 			fmt.Sprintf(kw, "v.anyOf[1]", "minimun", `unknown keyword; did you mean "minimum"?`), "v.anyOf[1]"},
 		{"inside $defs", handTool(`{"type":"object","$defs":{"Node":{"type":"object","properties":{"next":{"typ":"string"}}}}}`),
 			fmt.Sprintf(kw, "$defs.Node.next", "typ", `unknown keyword; did you mean "type"?`), "$defs.Node.next"},
+		{"nil call function", func() error {
+			_, err := toolcall.NewTool(toolcall.Definition{Name: "t"}, nil)
+			return err
+		}, `toolcall: tool "t": invalid tool: nil call function`, ""},
 		{"not an object schema", handTool(`{"type":"string"}`), `toolcall: tool "t": invalid tool: input schema must have "type":"object", got string`, ""},
 
 		{"tag: misspelled keyword", typedTool[tagMisspelled](), `toolcall: tool "f": parameter n: invalid tool: jsonschema tag: unknown keyword "minimun" (did you mean "minimum"?)`, "n"},

@@ -67,7 +67,7 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{},"required":[
 // arguments that passed them.
 func NewTool(def Definition, call func(ctx context.Context, arguments json.RawMessage) (string, error), opts ...ToolOption) (Tool, error) {
 	if call == nil {
-		return nil, fmt.Errorf("%w: tool %q: nil call function", ErrInvalidTool, def.Name)
+		return nil, &DefinitionError{Method: def.Name, Err: fmt.Errorf("%w: nil call function", ErrInvalidTool)}
 	}
 	cfg := toolConfig{name: def.Name, description: def.Description, schema: def.InputSchema, strict: def.Strict}
 	for _, o := range opts {
