@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolcall-go/toolcall/internal/jsonnode"
+	"github.com/toolcall-go/toolcall/internal/tagcheck"
 )
 
 // MaxDepth bounds the nesting of arguments the checker walks.
@@ -650,7 +651,7 @@ func (c *compiler) keyword(n *node, st *objCompile, key string, v any, path stri
 	case "nullable":
 		return fail("not JSON Schema (it is OpenAPI 3.0); allow null with a type array such as [\"string\", \"null\"]")
 	default:
-		if s := suggest(key); s != "" {
+		if s := tagcheck.Suggest(key, keywords); s != "" {
 			return fail("unknown keyword; did you mean %q?", s)
 		}
 		return fail("unknown keyword")
@@ -843,35 +844,4 @@ func listText(a []any) string {
 		b.WriteString(jsonText(x))
 	}
 	return b.String()
-}
-
-// suggest returns the known keyword closest to a misspelt one.
-func suggest(key string) string {
-	best, bestD := "", 3
-	for _, k := range keywords {
-		if d := editDistance(strings.ToLower(key), strings.ToLower(k)); d < bestD && d < len(k) {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
