@@ -129,50 +129,63 @@ func (st *state) checkName(n *node, raw []byte, depth int) {
 
 func (st *state) object(n *node, depth int) error {
 	start := st.pos
+	var seen seenSet
+	count, err := st.members(func(name, raw []byte) error {
+		var child *node
+		if n != nil {
+			if n.propNames != nil {
+				st.checkName(n.propNames, raw, depth+1)
+			}
+			child = st.memberSchema(n, name, &seen)
+		}
+		st.ws()
+		vstart := st.pos
+		if err := st.value(child, depth+1); err != nil {
+			return err
+		}
+		if n != nil && len(n.patProps) > 0 {
+			st.extraSchemas(n, name, st.data[vstart:st.pos], depth+1)
+		}
+		return nil
+	})
+	if err == nil && n != nil {
+		st.objectEnd(n, &seen, count, st.data[start:st.pos], depth)
+	}
+	return err
+}
+
+// members reads an object, calling each for every member with the member's
+// name and its quoted form (the path then ends with the name), and returns
+// how many there were. A duplicate name is a syntax error.
+func (st *state) members(each func(name, raw []byte) error) (int, error) {
 	st.pos++ // '{'
 	base := len(st.keys)
 	var set map[string]struct{}
-	var seen seenSet
 	count := 0
 	st.ws()
 	if st.pos < len(st.data) && st.data[st.pos] == '}' {
 		st.pos++
-	} else {
-		for {
-			name, raw, err := st.member(base, &set)
-			if err != nil {
-				return err
-			}
-			count++
-			st.path = append(st.path, seg{name: name, isKey: true})
-			var child *node
-			if n != nil {
-				if n.propNames != nil {
-					st.checkName(n.propNames, raw, depth+1)
-				}
-				child = st.memberSchema(n, name, &seen)
-			}
-			st.ws()
-			vstart := st.pos
-			if err := st.value(child, depth+1); err != nil {
-				return err
-			}
-			if n != nil && len(n.patProps) > 0 {
-				st.extraSchemas(n, name, st.data[vstart:st.pos], depth+1)
-			}
-			st.path = st.path[:len(st.path)-1]
-			if done, err := st.next('}'); err != nil {
-				return err
-			} else if done {
-				break
-			}
+		return 0, nil
+	}
+	for {
+		name, raw, err := st.member(base, &set)
+		if err != nil {
+			return count, err
+		}
+		count++
+		st.path = append(st.path, seg{name: name, isKey: true})
+		if err := each(name, raw); err != nil {
+			return count, err
+		}
+		st.path = st.path[:len(st.path)-1]
+		if done, err := st.next('}'); err != nil {
+			return count, err
+		} else if done {
+			break
 		}
 	}
 	st.keys = st.keys[:base]
-	if n != nil {
-		st.objectEnd(n, &seen, count, st.data[start:st.pos], depth)
-	}
-	return nil
+	return count, nil
 }
 
 // objectEnd checks the keywords about the object as a whole.

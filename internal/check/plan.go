@@ -407,50 +407,27 @@ func (st *state) storeNumber(p *Plan, ptr unsafe.Pointer, raw []byte) {
 func (st *state) decodeStruct(p *Plan, ptr unsafe.Pointer, depth int) error {
 	n := p.check
 	start := st.pos
-	st.pos++ // '{'
-	base := len(st.keys)
-	var set map[string]struct{}
 	var seen seenSet
-	count, hint := 0, 0
-	st.ws()
-	if st.pos < len(st.data) && st.data[st.pos] == '}' {
-		st.pos++
-	} else {
-		for {
-			name, _, err := st.member(base, &set)
-			if err != nil {
-				return err
+	hint := 0
+	count, err := st.members(func(name, _ []byte) error {
+		var f *dfield
+		f, hint = p.field(name, hint)
+		switch {
+		case f != nil && f.inProps:
+			if f.track >= 0 {
+				seen.set(f.track)
 			}
-			count++
-			st.path = append(st.path, seg{name: name, isKey: true})
-			var f *dfield
-			f, hint = p.field(name, hint)
-			switch {
-			case f != nil && f.inProps:
-				if f.track >= 0 {
-					seen.set(f.track)
-				}
-				err = st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
-			case f != nil:
-				st.memberSchema(n, name, &seen)
-				err = st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
-			default:
-				err = st.value(st.memberSchema(n, name, &seen), depth+1)
-			}
-			if err != nil {
-				return err
-			}
-			st.path = st.path[:len(st.path)-1]
-			if done, err := st.next('}'); err != nil {
-				return err
-			} else if done {
-				break
-			}
+			return st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
+		case f != nil:
+			st.memberSchema(n, name, &seen)
+			return st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
 		}
+		return st.value(st.memberSchema(n, name, &seen), depth+1)
+	})
+	if err == nil {
+		st.objectEnd(n, &seen, count, st.data[start:st.pos], depth)
 	}
-	st.keys = st.keys[:base]
-	st.objectEnd(n, &seen, count, st.data[start:st.pos], depth)
-	return nil
+	return err
 }
 
 func (st *state) decodeSlice(p *Plan, ptr unsafe.Pointer, depth int) error {
@@ -496,47 +473,26 @@ func (st *state) decodeSlice(p *Plan, ptr unsafe.Pointer, depth int) error {
 
 func (st *state) decodeMap(p *Plan, ptr unsafe.Pointer, depth int) error {
 	start := st.pos
-	st.pos++ // '{'
 	mv := reflect.NewAt(p.typ, ptr).Elem()
 	if mv.IsNil() {
 		mv.Set(reflect.MakeMap(p.typ))
 	}
-	base := len(st.keys)
-	var set map[string]struct{}
 	var seen seenSet
-	count := 0
-	st.ws()
-	if st.pos < len(st.data) && st.data[st.pos] == '}' {
-		st.pos++
-	} else {
-		for {
-			name, _, err := st.member(base, &set)
-			if err != nil {
-				return err
-			}
-			count++
-			st.path = append(st.path, seg{name: name, isKey: true})
-			if p.check != nil {
-				st.memberSchema(p.check, name, &seen)
-			}
-			v := reflect.New(p.typ.Elem())
-			if err := st.decode(p.elem, v.UnsafePointer(), depth+1); err != nil {
-				return err
-			}
-			st.path = st.path[:len(st.path)-1]
-			mv.SetMapIndex(reflect.ValueOf(string(name)), v.Elem())
-			if done, err := st.next('}'); err != nil {
-				return err
-			} else if done {
-				break
-			}
+	count, err := st.members(func(name, _ []byte) error {
+		if p.check != nil {
+			st.memberSchema(p.check, name, &seen)
 		}
-	}
-	st.keys = st.keys[:base]
-	if p.check != nil {
+		v := reflect.New(p.typ.Elem())
+		if err := st.decode(p.elem, v.UnsafePointer(), depth+1); err != nil {
+			return err
+		}
+		mv.SetMapIndex(reflect.ValueOf(string(name)), v.Elem())
+		return nil
+	})
+	if err == nil && p.check != nil {
 		st.objectEnd(p.check, &seen, count, st.data[start:st.pos], depth)
 	}
-	return nil
+	return err
 }
 
 // fallback checks a subtree with the schema and decodes it with the codec.
