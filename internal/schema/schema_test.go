@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,120 +17,36 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/toolcall-go/toolcall/internal/jsonnode"
+	"github.com/toolcall-go/toolcall/internal/schematest"
 )
 
 // goldenDir holds the root package's golden schemas, which this package
 // must produce byte for byte.
 const goldenDir = "../../testdata/schema"
 
-type goldenCase struct {
-	name   string // the golden file is <goldenDir>/<name>.json
-	typ    reflect.Type
-	strict bool
-}
-
-func goldenCases() []goldenCase {
-	plain := func(name string, t reflect.Type) goldenCase { return goldenCase{name, t, false} }
-	strict := func(name string, t reflect.Type) goldenCase { return goldenCase{name, t, true} }
-	methodParams := paramsStruct([]reflect.Type{
-		reflect.TypeFor[float64](), reflect.TypeFor[string](), reflect.TypeFor[string](), reflect.TypeFor[int](),
-	}, strings.Split("value: the quantity to convert; from: unit of value; to: target unit; precision?: decimal places, default 2", ";"))
-	methodParamsStrict := paramsStruct([]reflect.Type{
-		reflect.TypeFor[float64](), reflect.TypeFor[string](), reflect.TypeFor[string](), reflect.TypeFor[int](),
-	}, []string{"value: the quantity to convert", "from: unit of value", `to: target unit, e.g. "ft"`, "precision?: decimal places, default 2"})
-	return []goldenCase{
-		plain("scalars", reflect.TypeFor[schemaScalars]()),
-		plain("named_types", reflect.TypeFor[schemaNamedTypes]()),
-		plain("slices_arrays", reflect.TypeFor[schemaCollections]()),
-		plain("maps", reflect.TypeFor[schemaMaps]()),
-		strict("maps_strict", reflect.TypeFor[schemaMaps]()),
-		plain("pointers", reflect.TypeFor[schemaPointers]()),
-		strict("pointers_strict", reflect.TypeFor[schemaPointers]()),
-		plain("pointer_argument", reflect.TypeFor[*schemaAddress]()),
-		plain("nested", reflect.TypeFor[schemaNested]()),
-		strict("nested_strict", reflect.TypeFor[schemaNested]()),
-		plain("embedded", reflect.TypeFor[schemaEmbedded]()),
-		plain("optional", reflect.TypeFor[schemaOptional]()),
-		strict("optional_strict", reflect.TypeFor[schemaOptional]()),
-		plain("enum", reflect.TypeFor[schemaEnum]()),
-		strict("enum_strict", reflect.TypeFor[schemaEnum]()),
-		plain("descriptions", reflect.TypeFor[schemaDescribed]()),
-		plain("constraints", reflect.TypeFor[schemaConstraints]()),
-		plain("slice_of_structs", reflect.TypeFor[schemaOrder]()),
-		plain("any", reflect.TypeFor[schemaAny]()),
-		strict("any_strict", reflect.TypeFor[schemaAny]()),
-		plain("raw_message", reflect.TypeFor[schemaRaw]()),
-		plain("time", reflect.TypeFor[schemaTime]()),
-		plain("duration", reflect.TypeFor[schemaDuration]()),
-		plain("custom_schema", reflect.TypeFor[schemaCustom]()),
-		plain("unmarshaler", reflect.TypeFor[schemaUnmarshaler]()),
-		plain("recursive", reflect.TypeFor[schemaRecursive]()),
-		strict("recursive_strict", reflect.TypeFor[schemaRecursive]()),
-		plain("recursive_root", reflect.TypeFor[TreeNode]()),
-		plain("mutual_recursion", reflect.TypeFor[schemaMutual]()),
-		strict("mutual_recursion_strict", reflect.TypeFor[schemaMutual]()),
-		plain("json_tags", reflect.TypeFor[schemaJSONTags]()),
-		plain("keyword_names", reflect.TypeFor[schemaKeywords]()),
-		strict("keyword_names_strict", reflect.TypeFor[schemaKeywords]()),
-		plain("no_params", reflect.TypeFor[struct{}]()),
-		plain("method_params", methodParams),
-		strict("method_params_strict", methodParamsStrict),
-		plain("func_struct_arg", reflect.TypeFor[schemaBooking]()),
-		strict("func_struct_arg_strict", reflect.TypeFor[schemaBooking]()),
-	}
-}
-
-// paramsStruct builds the struct the root package makes for a method's
-// positional parameters named by entries ("name?: description").
-func paramsStruct(types []reflect.Type, entries []string) reflect.Type {
-	fields := make([]reflect.StructField, len(types))
-	for i, e := range entries {
-		name, desc, _ := strings.Cut(e, ":")
-		name, desc = strings.TrimSpace(name), strings.TrimSpace(desc)
-		name, optional := strings.CutSuffix(name, "?")
-		tag := `json:"` + name
-		if optional {
-			tag += ",omitempty"
-		}
-		tag += `"`
-		if desc != "" {
-			tag += ` jsonschema_description:` + strconv.Quote(desc)
-		}
-		fields[i] = reflect.StructField{Name: "P" + strconv.Itoa(i), Type: types[i], Tag: reflect.StructTag(tag)}
-	}
-	return reflect.StructOf(fields)
-}
-
-// pretty is how a golden file holds a schema.
-func pretty(t *testing.T, raw json.RawMessage) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		t.Fatalf("schema is not valid JSON: %v\n%s", err, raw)
-	}
-	b.WriteByte('\n')
-	return b.Bytes()
-}
-
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	for _, tc := range goldenCases() {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range schematest.Cases() {
+		t.Run(tc.Name, func(t *testing.T) {
 			t.Parallel()
-			ts, err := Build(tc.typ)
+			ts, err := Build(tc.Type)
 			if err != nil {
 				t.Fatal(err)
 			}
 			raw, tree := ts.Plain, ts.Tree
-			if tc.strict {
+			if tc.Strict {
 				raw, tree = ts.Strict()
 			}
-			want, err := os.ReadFile(filepath.Join(goldenDir, tc.name+".json"))
+			want, err := os.ReadFile(filepath.Join(goldenDir, tc.Name+".json"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := pretty(t, raw); !bytes.Equal(got, want) {
-				t.Errorf("differs from %s\ngot:\n%s\nwant:\n%s", tc.name, got, want)
+			got, err := schematest.Pretty(raw)
+			if err != nil {
+				t.Fatalf("schema is not valid JSON: %v\n%s", err, raw)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("differs from %s\ngot:\n%s\nwant:\n%s", tc.Name, got, want)
 			}
 			// The tree is what the bytes parse to, and writes them back.
 			if got := jsonnode.Marshal(tree); !bytes.Equal(got, raw) {
@@ -147,43 +63,77 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestGoldenFilesHaveRows makes sure every golden file of the root package
-// is checked here too.
-func TestGoldenFilesHaveRows(t *testing.T) {
-	t.Parallel()
-	rows := map[string]bool{}
-	for _, tc := range goldenCases() {
-		rows[tc.name] = true
+// Types beyond the golden ones, for what invopop does less often.
+type (
+	extraArgs struct {
+		X int      `json:"x" jsonschema_extras:"a=1,b=true,minimum=5,c=x,c=y"`
+		Y string   `json:"y,omitempty" jsonschema:"oneof_type=string;integer"`
+		Z *int     `json:"z" jsonschema:"nullable"`
+		H string   `json:"h" jsonschema:"description=<b>&amp; \"q\" é\u2028,title=t\\,x"`
+		E []string `json:"e,omitempty" jsonschema:"enum=a,enum=b,default=c"`
+		F []bool   `json:"f,omitempty" jsonschema:"uniqueItems=true"`
 	}
-	files, err := filepath.Glob(filepath.Join(goldenDir, "*.json"))
-	if err != nil {
-		t.Fatal(err)
+	ownSchema     struct{ A int }
+	extendedEmpty struct{ A int }
+	kindArgs      struct {
+		IP    net.IP                 `json:"ip"`
+		ByInt map[int]string         `json:"by_int,omitempty"`
+		ByU   map[uint8]ownSchema    `json:"by_u,omitempty"`
+		Quad  [4]byte                `json:"quad"`
+		Text  schematest.RGB         `json:"text"`
+		Own   ownSchema              `json:"own"`
+		Empty extendedEmpty          `json:"empty,omitempty"`
+		Ptrs  []*schematest.TreeNode `json:"ptrs"`
+		Emb   *schematest.Paging     `json:"emb"`
+		Gen   schematest.Page[int]   `json:"gen"`
+		Gen2  schematest.Page[bool]  `json:"gen2,omitempty"`
+		Many  map[string][]*int      `json:"many"`
 	}
-	if len(files) == 0 {
-		t.Fatal("no golden files found")
+	embedPtrArgs struct {
+		*schematest.Audit
+		schematest.Employee
 	}
-	for _, f := range files {
-		if name := strings.TrimSuffix(filepath.Base(f), ".json"); !rows[name] {
-			t.Errorf("%s has no row in goldenCases", f)
-		}
+)
+
+func (ownSchema) JSONSchema() *jsonschema.Schema {
+	props := jsonschema.NewProperties()
+	props.Set("a", &jsonschema.Schema{Type: "integer", Minimum: "0.5"})
+	return &jsonschema.Schema{
+		Type: "object", Properties: props, Required: []string{"a"},
+		Extras:      map[string]any{"x-kind": "own", "x-n": 2},
+		Definitions: jsonschema.Definitions{"inner": {Type: "string"}},
 	}
+}
+
+func (extendedEmpty) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Const = map[string]any{"k": []any{1.25, "v"}}
+	s.Examples = []any{json.Number("10"), nil}
 }
 
 // TestDirectTreeMatchesMarshal compares the direct conversion of invopop's
 // schemas with what marshalling and parsing them gives.
 func TestDirectTreeMatchesMarshal(t *testing.T) {
 	t.Parallel()
-	for _, tc := range goldenCases() {
-		root := tc.typ
+	types := []reflect.Type{
+		reflect.TypeFor[extraArgs](), reflect.TypeFor[kindArgs](), reflect.TypeFor[embedPtrArgs](),
+		reflect.TypeFor[*schematest.TreeNode](),
+	}
+	for _, tc := range schematest.Cases() {
+		types = append(types, tc.Type)
+	}
+	for _, typ := range types {
+		if _, err := Build(typ); err != nil {
+			t.Fatalf("%s: %v", typ, err)
+		}
+		root := typ
 		for root.Kind() == reflect.Pointer {
 			root = root.Elem()
 		}
 		w := walker{mapper: mapper(root)}
 		if err := w.walk(root, "", nil); err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
+			t.Fatalf("%s: %v", typ, err)
 		}
-		s := reflectRoot(root, &w)
-		sameTree(t, tc.name, s)
+		sameTree(t, typ.String(), reflectRoot(root, &w))
 	}
 
 	str := func(s string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: s} }
@@ -304,47 +254,17 @@ func TestSchemaFields(t *testing.T) {
 	}
 }
 
-// The types below are rejected by the walker.
+// Rejected types that need a name (it shows in the error, or a method or
+// the unused-field note below needs it); the others are written in the
+// table.
 type (
-	chanArgs    struct{ C chan int }
-	funcArgs    struct{ F func() }
-	complexArgs struct{ C complex128 }
-	pointerArgs struct{ P unsafe.Pointer }
-	ifaceArgs   struct {
-		R interface{ Read([]byte) (int, error) }
-	}
-	deepChan      struct{ Options deepOptions }
-	deepOptions   struct{ Inner deepInner }
-	deepInner     struct{ Callback chan string }
-	mapKeyArgs    struct{ M map[float64]string }
-	selfList      []selfList
-	selfMap       map[string]selfMap
-	recursiveList struct{ Expr selfList }
-	recursiveMap  struct {
-		Env struct{ Vars selfMap }
-	}
-	uintptrArgs struct{ Addr uintptr }
-	dashArgs    struct {
-		//lint:ignore SA5008 the tag under test names a field "-"
-		Dash int `json:"-,"`
-	}
-	deepMapKey struct {
-		Options struct{ Inner struct{ M map[bool]string } }
-	}
+	selfList         []selfList
+	selfMap          map[string]selfMap
+	onlyUnexported   struct{ city, unit string }
 	unexportedTagged struct {
 		City string `json:"city"`
 		days int    `jsonschema:"minimum=1"`
 	}
-	onlyUnexported struct{ city, unit string }
-	nestedHidden   struct{ Where onlyUnexported }
-	namedPath      struct {
-		Options struct {
-			List []struct {
-				Cb func() `json:"cb"`
-			} `json:"list"`
-		} `json:"options"`
-	}
-	panicky     struct{ P panicExtend }
 	panicExtend struct{ N int }
 )
 
@@ -368,25 +288,44 @@ func TestErrors(t *testing.T) {
 		{"nil", nil, "", "nil type"},
 		{"not a struct", reflect.TypeFor[int](), "", "arguments must be a struct, got int"},
 		{"pointer to not a struct", reflect.TypeFor[*[]int](), "", "arguments must be a struct, got *[]int"},
-		{"own JSON form", reflect.TypeFor[SchemaLatLng](), "", "arguments must be a JSON object, and schema.SchemaLatLng reads its own JSON form; make it a field of an arguments struct"},
-		{"chan", reflect.TypeFor[chanArgs](), "C", "chan int (kind chan has no JSON form)"},
-		{"chan nested", reflect.TypeFor[deepChan](), "Options.Inner.Callback", "chan string (kind chan has no JSON form)"},
-		{"func", reflect.TypeFor[funcArgs](), "F", "func() (kind func has no JSON form)"},
-		{"func under json names", reflect.TypeFor[namedPath](), "options.list[].cb", "func() (kind func has no JSON form)"},
-		{"complex", reflect.TypeFor[complexArgs](), "C", "complex128 (kind complex128 has no JSON form)"},
-		{"unsafe.Pointer", reflect.TypeFor[pointerArgs](), "P", "unsafe.Pointer (kind unsafe.Pointer has no JSON form)"},
-		{"non-empty interface", reflect.TypeFor[ifaceArgs](), "R", "non-empty interface interface { Read([]uint8) (int, error) } (only any is free-form)"},
-		{"map key", reflect.TypeFor[mapKeyArgs](), "M", "map key type float64 (keys must be strings, integers or encoding.TextUnmarshalers)"},
-		{"map key nested", reflect.TypeFor[deepMapKey](), "Options.Inner.M", "map key type bool (keys must be strings, integers or encoding.TextUnmarshalers)"},
-		{"recursive slice", reflect.TypeFor[recursiveList](), "Expr[]", "recursive type schema.selfList (a type can contain itself only through a struct)"},
-		{"recursive map", reflect.TypeFor[recursiveMap](), "Env.Vars{}", "recursive type schema.selfMap (a type can contain itself only through a struct)"},
-		{"uintptr", reflect.TypeFor[uintptrArgs](), "Addr", "uintptr (a memory address has no meaning to a model; use uint64)"},
-		{"json name -", reflect.TypeFor[dashArgs](), "Dash", `JSON name "-" (tag json:"-,") cannot be expressed in the schema; choose another name`},
+		{"own JSON form", reflect.TypeFor[schematest.LatLng](), "", "arguments must be a JSON object, and schematest.LatLng reads its own JSON form; make it a field of an arguments struct"},
+		{"chan", reflect.TypeFor[struct{ C chan int }](), "C", "chan int (kind chan has no JSON form)"},
+		{"chan nested", reflect.TypeFor[struct {
+			Options struct {
+				Inner struct{ Callback chan string }
+			}
+		}](), "Options.Inner.Callback", "chan string (kind chan has no JSON form)"},
+		{"func", reflect.TypeFor[struct{ F func() }](), "F", "func() (kind func has no JSON form)"},
+		{"func under json names", reflect.TypeFor[struct {
+			Options struct {
+				List []struct {
+					Cb func() `json:"cb"`
+				} `json:"list"`
+			} `json:"options"`
+		}](), "options.list[].cb", "func() (kind func has no JSON form)"},
+		{"complex", reflect.TypeFor[struct{ C complex128 }](), "C", "complex128 (kind complex128 has no JSON form)"},
+		{"unsafe.Pointer", reflect.TypeFor[struct{ P unsafe.Pointer }](), "P", "unsafe.Pointer (kind unsafe.Pointer has no JSON form)"},
+		{"non-empty interface", reflect.TypeFor[struct {
+			R interface{ Read([]byte) (int, error) }
+		}](), "R", "non-empty interface interface { Read([]uint8) (int, error) } (only any is free-form)"},
+		{"map key", reflect.TypeFor[struct{ M map[float64]string }](), "M", "map key type float64 (keys must be strings, integers or encoding.TextUnmarshalers)"},
+		{"map key nested", reflect.TypeFor[struct {
+			Options struct{ Inner struct{ M map[bool]string } }
+		}](), "Options.Inner.M", "map key type bool (keys must be strings, integers or encoding.TextUnmarshalers)"},
+		{"recursive slice", reflect.TypeFor[struct{ Expr selfList }](), "Expr[]", "recursive type schema.selfList (a type can contain itself only through a struct)"},
+		{"recursive map", reflect.TypeFor[struct {
+			Env struct{ Vars selfMap }
+		}](), "Env.Vars{}", "recursive type schema.selfMap (a type can contain itself only through a struct)"},
+		{"uintptr", reflect.TypeFor[struct{ Addr uintptr }](), "Addr", "uintptr (a memory address has no meaning to a model; use uint64)"},
+		{"json name -", reflect.TypeFor[struct {
+			//lint:ignore SA5008 the tag under test names a field "-"
+			Dash int `json:"-,"`
+		}](), "Dash", `JSON name "-" (tag json:"-,") cannot be expressed in the schema; choose another name`},
 		{"unexported with jsonschema tag", reflect.TypeFor[unexportedTagged](), "days", "unexported field with a jsonschema tag (encoding/json ignores unexported fields; export it)"},
 		{"unexported with json tag", unexportedJSON, "days", "unexported field with a json tag (encoding/json ignores unexported fields; export it)"},
 		{"only unexported fields", reflect.TypeFor[onlyUnexported](), "", "schema.onlyUnexported has only unexported fields, which encoding/json ignores: the model could pass nothing; export them"},
-		{"only unexported fields nested", reflect.TypeFor[nestedHidden](), "Where", "schema.onlyUnexported has only unexported fields, which encoding/json ignores: the model could pass nothing; export them"},
-		{"panic in invopop", reflect.TypeFor[panicky](), "", "schema generation failed: boom"},
+		{"only unexported fields nested", reflect.TypeFor[struct{ Where onlyUnexported }](), "Where", "schema.onlyUnexported has only unexported fields, which encoding/json ignores: the model could pass nothing; export them"},
+		{"panic in invopop", reflect.TypeFor[struct{ P panicExtend }](), "", "schema generation failed: boom"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -444,7 +383,7 @@ func TestTagErrors(t *testing.T) {
 
 func TestVariants(t *testing.T) {
 	t.Parallel()
-	ts, err := Build(reflect.TypeFor[schemaOptional]())
+	ts, err := Build(reflect.TypeFor[schematest.Optional]())
 	if err != nil {
 		t.Fatal(err)
 	}

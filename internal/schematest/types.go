@@ -1,4 +1,4 @@
-package schema
+package schematest
 
 import (
 	"encoding/json"
@@ -8,12 +8,9 @@ import (
 	"github.com/invopop/jsonschema"
 )
 
-// The argument types below are those of the root package's golden
-// schema tests: every parameter type, annotation and optionality rule.
-
-// schemaScalars has one field of every scalar kind. uintptr is left out:
-// encoding/json handles it, but SchemaFor currently fails on it.
-type schemaScalars struct {
+// Scalars has one field of every scalar kind. uintptr is left out:
+// encoding/json handles it, but a schema rejects it.
+type Scalars struct {
 	String  string  `json:"string"`
 	Bool    bool    `json:"bool"`
 	Int     int     `json:"int"`
@@ -30,35 +27,42 @@ type schemaScalars struct {
 	Float64 float64 `json:"float64"`
 }
 
+// Named types over the basic kinds, a slice and a map, for NamedTypes.
 type (
-	SchemaCelsius float64
-	SchemaCount   int
-	SchemaSwitch  bool
-	SchemaSlug    string
-	SchemaSlugs   []SchemaSlug
-	SchemaIndex   map[string]SchemaCount
+	// Celsius is a named float64.
+	Celsius float64
+	// Count is a named int.
+	Count int
+	// Switch is a named bool.
+	Switch bool
+	// Slug is a named string.
+	Slug string
+	// Slugs is a named slice.
+	Slugs []Slug
+	// Index is a named map.
+	Index map[string]Count
 )
 
-// SchemaPage is generic, so its reflected name carries its type argument.
-type SchemaPage[T any] struct {
+// Page is generic, so its reflected name carries its type argument.
+type Page[T any] struct {
 	Items []T  `json:"items"`
 	More  bool `json:"more"`
 }
 
-// schemaNamedTypes has named (defined) types over the basic kinds: they
+// NamedTypes has named (defined) types over the basic kinds: they
 // take the schema of their underlying type.
-type schemaNamedTypes struct {
-	Temp  SchemaCelsius             `json:"temp"`
-	Count SchemaCount               `json:"count"`
-	On    SchemaSwitch              `json:"on"`
-	Slug  SchemaSlug                `json:"slug"`
-	Slugs SchemaSlugs               `json:"slugs"`
-	Index SchemaIndex               `json:"index"`
-	Page  SchemaPage[SchemaCelsius] `json:"page"`
+type NamedTypes struct {
+	Temp  Celsius       `json:"temp"`
+	Count Count         `json:"count"`
+	On    Switch        `json:"on"`
+	Slug  Slug          `json:"slug"`
+	Slugs Slugs         `json:"slugs"`
+	Index Index         `json:"index"`
+	Page  Page[Celsius] `json:"page"`
 }
 
-// schemaCollections has slices and arrays.
-type schemaCollections struct {
+// Collections has slices and arrays.
+type Collections struct {
 	Tags   []string   `json:"tags"`
 	Scores []float64  `json:"scores"`
 	Matrix [][]int    `json:"matrix"`
@@ -68,149 +72,161 @@ type schemaCollections struct {
 	Blob   []byte     `json:"blob"`
 }
 
-type schemaPoint struct {
+// Point is a struct value of Maps and Pointers.
+type Point struct {
 	X float64 `json:"x"`
 	Y float64 `json:"y"`
 }
 
-// schemaMaps has maps with string keys (and integer keys, which
+// Maps has maps with string keys (and integer keys, which
 // encoding/json also writes as strings).
-type schemaMaps struct {
+type Maps struct {
 	Labels map[string]string          `json:"labels"`
 	Counts map[string]int             `json:"counts,omitempty"`
 	Groups map[string][]string        `json:"groups"`
 	Nested map[string]map[string]bool `json:"nested"`
-	Places map[string]schemaPoint     `json:"places"`
+	Places map[string]Point           `json:"places"`
 	ByID   map[int]string             `json:"by_id,omitempty"`
 }
 
-// schemaPointers: a pointer does not make a field optional, only
+// Pointers: a pointer does not make a field optional, only
 // omitempty or omitzero does.
-type schemaPointers struct {
-	Name   *string      `json:"name"`
-	Count  *int         `json:"count,omitempty"`
-	Point  *schemaPoint `json:"point"`
-	Origin *schemaPoint `json:"origin,omitempty"`
-	Deep   **bool       `json:"deep"`
-	Tags   *[]string    `json:"tags,omitzero"`
+type Pointers struct {
+	Name   *string   `json:"name"`
+	Count  *int      `json:"count,omitempty"`
+	Point  *Point    `json:"point"`
+	Origin *Point    `json:"origin,omitempty"`
+	Deep   **bool    `json:"deep"`
+	Tags   *[]string `json:"tags,omitzero"`
 }
 
-type schemaAddress struct {
+// Address is used twice in Nested, by value and by pointer.
+type Address struct {
 	Street string `json:"street"`
 	City   string `json:"city"`
 	Zip    string `json:"zip,omitempty"`
 }
 
-// schemaNested uses one struct type twice and an anonymous struct: all
+// Nested uses one struct type twice and an anonymous struct: all
 // are inlined, none goes to $defs.
-type schemaNested struct {
-	Name string         `json:"name"`
-	Home schemaAddress  `json:"home"`
-	Work *schemaAddress `json:"work,omitempty"`
+type Nested struct {
+	Name string   `json:"name"`
+	Home Address  `json:"home"`
+	Work *Address `json:"work,omitempty"`
 	Meta struct {
 		Source string   `json:"source"`
 		Tags   []string `json:"tags,omitempty"`
 	} `json:"meta"`
 }
 
-type SchemaAudit struct {
+// Audit is embedded by value in Embedded; its Note is hidden there.
+type Audit struct {
 	CreatedBy string `json:"created_by"`
 	Note      string `json:"note,omitempty"`
 }
 
-type SchemaPaging struct {
+// Paging is embedded by pointer in Embedded.
+type Paging struct {
 	Page int `json:"page,omitempty"`
 	Size int `json:"size,omitempty"`
 }
 
-type schemaStamps struct {
+// stamps is embedded in Embedded though unexported.
+type stamps struct {
 	Version int `json:"version"`
 }
 
-type SchemaOwner struct {
+// Owner is embedded in Embedded with a json tag.
+type Owner struct {
 	ID string `json:"id"`
 }
 
-// schemaEmbedded embeds structs the ways encoding/json knows: promoted
+// Embedded embeds structs the ways encoding/json knows: promoted
 // fields of a value, of a pointer and of an unexported type, a tagged
 // embedded struct that stays one property, and an outer field that hides
 // a promoted one of the same name.
-type schemaEmbedded struct {
-	SchemaAudit
-	*SchemaPaging
-	schemaStamps
-	SchemaOwner `json:"owner"`
-	Query       string `json:"query"`
-	Note        string `json:"note"`
+type Embedded struct {
+	Audit
+	*Paging
+	stamps
+	Owner `json:"owner"`
+	Query string `json:"query"`
+	Note  string `json:"note"`
 }
 
-type schemaOptions struct {
+// Options is an optional struct of Optional.
+type Options struct {
 	Verbose bool   `json:"verbose,omitempty"`
 	Lang    string `json:"lang"`
 }
 
-// schemaOptional mixes required and optional fields.
-type schemaOptional struct {
-	Query   string         `json:"query"`
-	Limit   int            `json:"limit,omitempty"`
-	Since   time.Time      `json:"since,omitzero"`
-	Filter  *schemaAddress `json:"filter,omitempty"`
-	Sort    []string       `json:"sort,omitempty"`
-	Options schemaOptions  `json:"options,omitzero"`
-	Exact   bool           `json:"exact"`
-	Cursor  *string        `json:"cursor"`
-	Extra   string         `json:",omitempty"`
+// Optional mixes required and optional fields.
+type Optional struct {
+	Query   string    `json:"query"`
+	Limit   int       `json:"limit,omitempty"`
+	Since   time.Time `json:"since,omitzero"`
+	Filter  *Address  `json:"filter,omitempty"`
+	Sort    []string  `json:"sort,omitempty"`
+	Options Options   `json:"options,omitzero"`
+	Exact   bool      `json:"exact"`
+	Cursor  *string   `json:"cursor"`
+	Extra   string    `json:",omitempty"`
 }
 
-type SchemaColor string
+// Color takes its enum from the field's tag.
+type Color string
 
-// SchemaPriority carries its enum on the type itself.
-type SchemaPriority string
+// Priority carries its enum on the type itself.
+type Priority string
 
-func (SchemaPriority) JSONSchemaExtend(s *jsonschema.Schema) {
+// JSONSchemaExtend sets the enum and description.
+func (Priority) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"low", "normal", "high"}
 	s.Description = "How urgent the task is"
 }
 
-type schemaEnum struct {
-	Color    SchemaColor    `json:"color" jsonschema:"enum=red,enum=green,enum=blue"`
-	Size     string         `json:"size,omitempty" jsonschema:"enum=S,enum=M,enum=L"`
-	Level    int            `json:"level" jsonschema:"enum=1,enum=2,enum=3"`
-	Ratio    float64        `json:"ratio,omitempty" jsonschema:"enum=0.5,enum=1"`
-	Priority SchemaPriority `json:"priority"`
-	Later    SchemaPriority `json:"later,omitempty"`
+// Enum has enums from tags and from a type.
+type Enum struct {
+	Color    Color    `json:"color" jsonschema:"enum=red,enum=green,enum=blue"`
+	Size     string   `json:"size,omitempty" jsonschema:"enum=S,enum=M,enum=L"`
+	Level    int      `json:"level" jsonschema:"enum=1,enum=2,enum=3"`
+	Ratio    float64  `json:"ratio,omitempty" jsonschema:"enum=0.5,enum=1"`
+	Priority Priority `json:"priority"`
+	Later    Priority `json:"later,omitempty"`
 }
 
-// SchemaGeo describes itself; a field's own description wins over it.
-type SchemaGeo struct {
+// Geo describes itself; a field's own description wins over it.
+type Geo struct {
 	Lat float64 `json:"lat" jsonschema:"description=Latitude in degrees"`
 	Lng float64 `json:"lng" jsonschema:"description=Longitude in degrees"`
 }
 
-func (SchemaGeo) JSONSchemaExtend(s *jsonschema.Schema) {
+// JSONSchemaExtend sets the description.
+func (Geo) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Description = "A point on Earth"
 }
 
-type schemaPostal struct {
+// Postal is described by the field that holds it.
+type Postal struct {
 	Street  string `json:"street" jsonschema:"description=Street and number"`
 	Country struct {
 		Code string `json:"code" jsonschema:"description=ISO 3166-1 alpha-2 code"`
 	} `json:"country" jsonschema:"description=Country of the address"`
 }
 
-// schemaDescribed has descriptions on fields, on nested types and on
+// Described has descriptions on fields, on nested types and on
 // their fields, recursively.
-type schemaDescribed struct {
-	Email   string       `json:"email" jsonschema:"description=Primary e-mail address"`
-	Phone   string       `json:"phone,omitempty" jsonschema_description:"Phone number, with country code"`
-	Name    string       `json:"name" jsonschema:"description=Full name\\, as printed"`
-	Address schemaPostal `json:"address" jsonschema:"description=Postal address of the contact"`
-	Geo     SchemaGeo    `json:"geo"`
-	Alt     SchemaGeo    `json:"alt,omitempty" jsonschema:"description=Alternative location"`
+type Described struct {
+	Email   string `json:"email" jsonschema:"description=Primary e-mail address"`
+	Phone   string `json:"phone,omitempty" jsonschema_description:"Phone number, with country code"`
+	Name    string `json:"name" jsonschema:"description=Full name\\, as printed"`
+	Address Postal `json:"address" jsonschema:"description=Postal address of the contact"`
+	Geo     Geo    `json:"geo"`
+	Alt     Geo    `json:"alt,omitempty" jsonschema:"description=Alternative location"`
 }
 
-// schemaConstraints has the validation keywords.
-type schemaConstraints struct {
+// Constraints has the validation keywords.
+type Constraints struct {
 	Name    string   `json:"name" jsonschema:"minLength=1,maxLength=64,pattern=^[a-z][a-z0-9_]*$"`
 	Email   string   `json:"email" jsonschema:"format=email"`
 	Site    string   `json:"site,omitempty" jsonschema:"format=uri"`
@@ -224,53 +240,59 @@ type schemaConstraints struct {
 	Title   string   `json:"title,omitempty" jsonschema:"title=Display title"`
 }
 
-type schemaLineItem struct {
+// LineItem is the element of Order's slices and arrays.
+type LineItem struct {
 	SKU  string `json:"sku" jsonschema:"description=Stock keeping unit"`
 	Qty  int    `json:"qty" jsonschema:"minimum=1"`
 	Note string `json:"note,omitempty"`
 }
 
-type schemaOrder struct {
-	Items []schemaLineItem    `json:"items" jsonschema:"minItems=1"`
-	Gifts []*schemaLineItem   `json:"gifts,omitempty"`
-	Pairs [2]schemaLineItem   `json:"pairs,omitzero"`
-	Lots  [][]schemaLineItem  `json:"lots,omitempty"`
+// Order has slices, arrays and maps of structs.
+type Order struct {
+	Items []LineItem          `json:"items" jsonschema:"minItems=1"`
+	Gifts []*LineItem         `json:"gifts,omitempty"`
+	Pairs [2]LineItem         `json:"pairs,omitzero"`
+	Lots  [][]LineItem        `json:"lots,omitempty"`
 	Inner []struct{ N int }   `json:"inner,omitempty"`
 	ByKey map[string][]string `json:"by_key,omitempty"`
 }
 
-// schemaAny has free-form values.
-type schemaAny struct {
+// FreeForm has free-form values.
+type FreeForm struct {
 	Value any            `json:"value"`
 	Opt   any            `json:"opt,omitempty"`
 	Meta  map[string]any `json:"meta,omitempty"`
 	List  []any          `json:"list"`
 }
 
-type schemaRaw struct {
+// RawMessages has json.RawMessage fields.
+type RawMessages struct {
 	Payload json.RawMessage   `json:"payload"`
 	Extra   json.RawMessage   `json:"extra,omitempty"`
 	Parts   []json.RawMessage `json:"parts,omitempty"`
 }
 
-type schemaTime struct {
+// Times has time.Time fields.
+type Times struct {
 	At     time.Time   `json:"at" jsonschema:"description=When it happens"`
 	Until  *time.Time  `json:"until,omitempty"`
 	Window []time.Time `json:"window,omitempty"`
 }
 
-type schemaDuration struct {
+// Durations has time.Duration fields, sent as strings.
+type Durations struct {
 	Timeout time.Duration   `json:"timeout"`
 	Every   *time.Duration  `json:"every,omitempty"`
 	Steps   []time.Duration `json:"steps,omitempty"`
 	Delay   time.Duration   `json:"delay,omitempty" jsonschema:"description=How long to wait\\, e.g. 1m30s"`
 }
 
-// SchemaLatLng has its own JSON Schema (invopop's JSONSchema method): it
+// LatLng has its own JSON Schema (invopop's JSONSchema method): it
 // travels as "lat,lng".
-type SchemaLatLng struct{ Lat, Lng float64 }
+type LatLng struct{ Lat, Lng float64 }
 
-func (SchemaLatLng) JSONSchema() *jsonschema.Schema {
+// JSONSchema is the schema of the "lat,lng" form.
+func (LatLng) JSONSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{
 		Type:        "string",
 		Description: "Latitude and longitude, e.g. 48.85,2.35",
@@ -278,7 +300,8 @@ func (SchemaLatLng) JSONSchema() *jsonschema.Schema {
 	}
 }
 
-func (l *SchemaLatLng) UnmarshalJSON(b []byte) error {
+// UnmarshalJSON reads the "lat,lng" form.
+func (l *LatLng) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
@@ -287,19 +310,21 @@ func (l *SchemaLatLng) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-type schemaCustom struct {
-	Where SchemaLatLng   `json:"where"`
-	Stops []SchemaLatLng `json:"stops,omitempty"`
+// Custom has fields of a type with its own schema.
+type Custom struct {
+	Where LatLng   `json:"where"`
+	Stops []LatLng `json:"stops,omitempty"`
 }
 
-// SchemaMoney implements json.Unmarshaler but has no schema of its own:
+// Money implements json.Unmarshaler but has no schema of its own:
 // it travels as "12.50 EUR".
-type SchemaMoney struct {
+type Money struct {
 	cents    int64
 	currency string
 }
 
-func (m *SchemaMoney) UnmarshalJSON(b []byte) error {
+// UnmarshalJSON reads the "12.50 EUR" form.
+func (m *Money) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
@@ -310,18 +335,26 @@ func (m *SchemaMoney) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// SchemaRGB is read from text ("#ff8800"), as encoding/json does for a
-// TextUnmarshaler, so its schema is a string.
-type SchemaRGB struct{ R, G, B uint8 }
+// Cents returns the amount UnmarshalJSON read, in cents.
+func (m Money) Cents() int64 { return m.cents }
 
-func (c *SchemaRGB) UnmarshalText(b []byte) error {
+// Currency returns the currency UnmarshalJSON read.
+func (m Money) Currency() string { return m.currency }
+
+// RGB is read from text ("#ff8800"), as encoding/json does for a
+// TextUnmarshaler, so its schema is a string.
+type RGB struct{ R, G, B uint8 }
+
+// UnmarshalText reads the "#rrggbb" form.
+func (c *RGB) UnmarshalText(b []byte) error {
 	_, err := fmt.Sscanf(string(b), "#%02x%02x%02x", &c.R, &c.G, &c.B)
 	return err
 }
 
-type schemaUnmarshaler struct {
-	Price SchemaMoney `json:"price" jsonschema:"description=an amount like 12.50 EUR"`
-	Color SchemaRGB   `json:"color,omitempty"`
+// Unmarshalers has fields of types that decode themselves.
+type Unmarshalers struct {
+	Price Money `json:"price" jsonschema:"description=an amount like 12.50 EUR"`
+	Color RGB   `json:"color,omitempty"`
 }
 
 // TreeNode refers to itself: it is the one kind of type kept in $defs.
@@ -331,7 +364,8 @@ type TreeNode struct {
 	Link     *TreeNode  `json:"link,omitempty"`
 }
 
-type schemaRecursive struct {
+// Recursive holds a TreeNode.
+type Recursive struct {
 	Root  TreeNode `json:"root"`
 	Depth int      `json:"depth,omitempty"`
 }
@@ -342,18 +376,20 @@ type Employee struct {
 	Dept *Department `json:"dept,omitempty"`
 }
 
+// Department holds Employees.
 type Department struct {
 	Title string     `json:"title"`
 	Head  *Employee  `json:"head,omitempty"`
 	Staff []Employee `json:"staff"`
 }
 
-type schemaMutual struct {
+// Mutual holds a Department.
+type Mutual struct {
 	Org Department `json:"org"`
 }
 
-// schemaJSONTags follows encoding/json's naming rules.
-type schemaJSONTags struct {
+// JSONTags follows encoding/json's naming rules.
+type JSONTags struct {
 	Renamed string `json:"renamed_field"`
 	NoTag   string
 	Skipped string `json:"-"`
@@ -363,9 +399,9 @@ type schemaJSONTags struct {
 	OnlyOpts string `json:",omitempty"`
 }
 
-// schemaKeywords has properties named like JSON Schema keywords: they
+// Keywords has properties named like JSON Schema keywords: they
 // stay properties, in their order, and are never taken for keywords.
-type schemaKeywords struct {
+type Keywords struct {
 	Type                 string            `json:"type"`
 	Description          string            `json:"description,omitempty"`
 	Enum                 []string          `json:"enum,omitempty"`
@@ -376,19 +412,19 @@ type schemaKeywords struct {
 	AdditionalProperties map[string]string `json:"additionalProperties,omitempty"`
 	Defs                 string            `json:"$defs,omitempty"`
 	Properties           []string          `json:"properties,omitempty"`
-	Ref                  *schemaRefNamed   `json:"$ref,omitempty"`
+	Ref                  *RefNamed         `json:"$ref,omitempty"`
 	AnyOf                int               `json:"anyOf"`
 }
 
-// schemaRefNamed is nested under a property named "$ref" and has its own
+// RefNamed is nested under a property named "$ref" and has its own
 // "properties" and "required" fields.
-type schemaRefNamed struct {
+type RefNamed struct {
 	Properties map[string]int `json:"properties"`
 	Required   []string       `json:"required,omitempty"`
 }
 
-// schemaBooking is the argument of a function tool.
-type schemaBooking struct {
+// Booking is the argument of a function tool.
+type Booking struct {
 	From       string `json:"from" jsonschema:"description=IATA code of the departure airport,pattern=^[A-Z]{3}$"`
 	To         string `json:"to" jsonschema:"description=IATA code of the arrival airport,pattern=^[A-Z]{3}$"`
 	Date       string `json:"date" jsonschema:"format=date"`
