@@ -1,10 +1,10 @@
 package toolcall
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"sync"
+
+	"github.com/toolcall-go/toolcall/internal/encode"
 )
 
 // NoResultText is what the model receives from a tool that returns no value
@@ -35,30 +35,13 @@ func ConvertResult(result any) (string, error) {
 	return encodeResult(result)
 }
 
-// encodeResult marshals a result as compact JSON without HTML escaping:
-// the reader is a model, not a browser.
+// encodeResult marshals a result as compact JSON without HTML escaping
+// (the reader is a model, not a browser), exactly as encoding/json would,
+// with an encoder compiled per type.
 func encodeResult(v any) (string, error) {
-	e := encoderPool.Get().(*resultEncoder)
-	defer func() {
-		if e.buf.Cap() <= 64<<10 {
-			e.buf.Reset()
-			encoderPool.Put(e)
-		}
-	}()
-	if err := e.enc.Encode(v); err != nil {
+	out, err := encode.String(v)
+	if err != nil {
 		return "", fmt.Errorf("toolcall: converting result of type %T: %w", v, err)
 	}
-	return string(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))), nil
+	return out, nil
 }
-
-type resultEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-var encoderPool = sync.Pool{New: func() any {
-	e := &resultEncoder{}
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	return e
-}}

@@ -1,0 +1,537 @@
+package encode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// ref is the root package's encodeResult without its error wrapping: the
+// behaviour String must reproduce byte for byte.
+func ref(v any) (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+}
+
+func catch(f func(any) (string, error), v any) (s string, p any, err error) {
+	defer func() { p = recover() }()
+	s, err = f(v)
+	return s, nil, err
+}
+
+// compiled runs the compiled encoders alone, without the fallback.
+func compiled(v any) (string, error) {
+	s := new(state)
+	if err := s.encode(v); err != nil {
+		return "", err
+	}
+	return string(s.buf), nil
+}
+
+// assertSame checks String(v) against the reference, output and error.
+func assertSame(t *testing.T, v any, fallsBack bool) {
+	t.Helper()
+	want, wantPanic, wantErr := catch(ref, v)
+	got, gotPanic, gotErr := catch(String, v)
+	// A panicking MarshalJSON panics through both.
+	require.Equal(t, fmt.Sprint(wantPanic), fmt.Sprint(gotPanic))
+	if wantPanic != nil {
+		return
+	}
+	// The compiled encoders must get there by themselves, or give up
+	// exactly when encoding/json fails; only deep values fall back.
+	c, cErr := compiled(v)
+	if wantErr != nil || fallsBack {
+		assert.ErrorIs(t, cErr, errFallback)
+	} else {
+		require.NoError(t, cErr)
+		assert.Equal(t, want, c)
+	}
+	if wantErr != nil {
+		require.Error(t, gotErr, "want error %v, got %s", wantErr, got)
+		assert.Equal(t, wantErr.Error(), gotErr.Error())
+		assert.IsType(t, wantErr, gotErr)
+		return
+	}
+	require.NoError(t, gotErr)
+	assert.Equal(t, want, got)
+}
+
+type inner struct {
+	A int    `json:"a"`
+	B string `json:"b,omitempty"`
+}
+
+type tagged struct {
+	Name     string                     `json:"name"`
+	Skip     string                     `json:"-"`
+	Dash     string                     `json:"-,"`
+	Lower    int                        `json:"lower,omitempty"`
+	Untagged bool                       //
+	private  int                        //nolint:unused // must not be encoded
+	Quoted   int                        `json:"quoted,string"`
+	QFloat   float64                    `json:",string"`
+	QBool    bool                       `json:",string"`
+	QStr     string                     `json:",string"`
+	QPtr     *int                       `json:",string"`
+	QUint    uint8                      `json:",string,omitempty"`
+	QNum     json.Number                `json:",string"`
+	QSlice   []int                      `json:",string"`
+	Bad      string                     `json:"a\"b"`
+	Punct    string                     `json:"x-y.z@1"`
+	Inner    inner                      `json:"inner"`
+	PInner   *inner                     `json:"pinner"`
+	Map      map[string]int             `json:"map,omitempty"`
+	Slice    []string                   `json:"slice,omitempty"`
+	Arr      [2]int                     `json:"arr,omitempty"`
+	Iface    any                        `json:"iface,omitempty"`
+	OZTime   time.Time                  `json:"oztime,omitzero"`
+	OZStruct inner                      `json:"ozstruct,omitzero"`
+	OZPtr    *inner                     `json:"ozptr,omitzero"`
+	OZZeroer zeroer                     `json:"ozzeroer,omitzero"`
+	OZPZero  pzeroer                    `json:"ozpzero,omitzero"`
+	OZIface  interface{ IsZero() bool } `json:"oziface,omitzero"`
+	Both     []int                      `json:"both,omitempty,omitzero"`
+	Bytes    []byte                     `json:"bytes"`
+	Nested   map[string][]any           `json:"nested"`
+	Unicode  string                     `json:"ünï"`
+}
+
+type zeroer int
+
+func (z zeroer) IsZero() bool { return z == 42 }
+
+type pzeroer struct{ N int }
+
+func (z *pzeroer) IsZero() bool { return z.N == 7 }
+
+type Embedded struct {
+	E1 int `json:"e1"`
+	E2 string
+	X  int // conflicts with outer X: hidden
+}
+
+type embeddedPtr struct {
+	P1 int
+	P2 string `json:"p2,omitempty"`
+}
+
+type Conflict1 struct{ Same int }
+type Conflict2 struct{ Same int }
+type TaggedConflict struct {
+	Same int `json:"Same"`
+}
+
+type withEmbedded struct {
+	Embedded
+	*embeddedPtr
+	X int
+}
+
+type withConflict struct {
+	Conflict1
+	Conflict2
+	Other int
+}
+
+type withTaggedConflict struct {
+	Conflict1
+	TaggedConflict
+}
+
+type embeddedNamed struct {
+	Embedded `json:"emb"`
+}
+
+type MyInt int
+
+type embeddedNonStruct struct {
+	MyInt
+	myString
+}
+
+type myString string
+
+type node struct {
+	Val  int              `json:"val"`
+	Next *node            `json:"next,omitempty"`
+	Kids []node           `json:"kids,omitempty"`
+	Meta map[string]*node `json:"meta,omitempty"`
+}
+
+// valMarshaler marshals through a value receiver.
+type valMarshaler struct{ N int }
+
+func (m valMarshaler) MarshalJSON() ([]byte, error) {
+	return []byte(fmt.Sprintf(" { \"n\" : %d , \"s\": \"<a> & \u2028\" } ", m.N)), nil
+}
+
+// ptrMarshaler marshals only when addressable.
+type ptrMarshaler struct{ N int }
+
+func (m *ptrMarshaler) MarshalJSON() ([]byte, error) {
+	return []byte(fmt.Sprintf(`"ptr %d"`, m.N)), nil
+}
+
+type ptrText struct{ S string }
+
+func (m *ptrText) MarshalText() ([]byte, error) { return []byte("text:" + m.S), nil }
+
+type valText struct{ S string }
+
+func (m valText) MarshalText() ([]byte, error) { return []byte("\"" + m.S + "\"\n"), nil }
+
+type errMarshaler struct{}
+
+func (errMarshaler) MarshalJSON() ([]byte, error) { return nil, errors.New("boom") }
+
+type badJSONMarshaler struct{}
+
+func (badJSONMarshaler) MarshalJSON() ([]byte, error) { return []byte(`{"a":}`), nil }
+
+type errText struct{}
+
+func (errText) MarshalText() ([]byte, error) { return nil, errors.New("no text") }
+
+type textKey struct{ A, B int }
+
+func (k textKey) MarshalText() ([]byte, error) { return fmt.Appendf(nil, "%d-%d", k.A, k.B), nil }
+
+type marshalInt int
+
+func (m marshalInt) MarshalJSON() ([]byte, error) { return []byte(`"mi"`), nil }
+
+type withMarshalers struct {
+	V   valMarshaler    `json:"v"`
+	P   ptrMarshaler    `json:"p"`
+	PP  *ptrMarshaler   `json:"pp"`
+	T   ptrText         `json:"t"`
+	VT  valText         `json:"vt"`
+	Arr [2]ptrMarshaler `json:"arr"`
+	Raw json.RawMessage `json:"raw"`
+	Tm  time.Time       `json:"tm"`
+	MI  marshalInt      `json:"mi,string"`
+	IM  json.Marshaler  `json:"im"`
+}
+
+type byteLike uint8
+
+type cyclic struct {
+	Self *cyclic
+	Any  any
+}
+
+func TestString(t *testing.T) {
+	seven := 7
+	var nilPtr *inner
+	var nilMap map[string]int
+	var nilSlice []int
+	tm := time.Date(2024, 5, 6, 7, 8, 9, 123456789, time.FixedZone("X", 3600))
+	list := &node{Val: 1, Next: &node{Val: 2, Kids: []node{{Val: 3}}, Meta: map[string]*node{"b": {Val: 5}, "a": nil}}}
+	cyc := &cyclic{}
+	cyc.Self = cyc
+	cycMap := map[string]any{}
+	cycMap["me"] = cycMap
+	cycSlice := []any{nil}
+	cycSlice[0] = cycSlice
+	deep := &node{}
+	for d, n := 0, deep; d < 1500; d++ {
+		n.Next = &node{Val: d}
+		n = n.Next
+	}
+
+	cases := []struct {
+		name string
+		v    any
+	}{
+		{"nil", nil},
+		{"true", true},
+		{"false", false},
+		{"int", 42},
+		{"int8 min", int8(math.MinInt8)},
+		{"int64 min", int64(math.MinInt64)},
+		{"int64 max", int64(math.MaxInt64)},
+		{"uint64 max", uint64(math.MaxUint64)},
+		{"uintptr", uintptr(9)},
+		{"named int", MyInt(-3)},
+		{"float 0", 0.0},
+		{"float -0", math.Copysign(0, -1)},
+		{"float32 -0", float32(math.Copysign(0, -1))},
+		{"float 1e20", 1e20},
+		{"float 1e21", 1e21},
+		{"float -1e21", -1e21},
+		{"float 1e-6", 1e-6},
+		{"float 1e-7", 1e-7},
+		{"float 1.5e-300", 1.5e-300},
+		{"float 123456.789", 123456.789},
+		{"float 2^53", float64(1 << 53)},
+		{"float 2^53-1", float64(1<<53 - 1)},
+		{"float 2^60", float64(1 << 60)},
+		{"float max", math.MaxFloat64},
+		{"float smallest", math.SmallestNonzeroFloat64},
+		{"float 0.1+0.2", 0.1 + 0.2},
+		{"float -21.5", -21.5},
+		{"float32 3.14", float32(3.14)},
+		{"float32 1e21", float32(1e21)},
+		{"float32 1e-7", float32(1e-7)},
+		{"float32 16777217", float32(16777217)},
+		{"float32 max", float32(math.MaxFloat32)},
+		{"float32 integral", float32(1 << 23)},
+		{"NaN", math.NaN()},
+		{"+Inf", math.Inf(1)},
+		{"-Inf float32", float32(math.Inf(-1))},
+		{"NaN in struct", struct{ F float64 }{math.NaN()}},
+		{"string empty", ""},
+		{"string plain", "hello, world"},
+		{"string escapes", "q\" b\\ n\n r\r t\t b\b f\f nul\x00 esc\x1b del\x7f"},
+		{"string html", "<script>&amp;</script>"},
+		{"string unicode", "héllo wörld 日本語 🎉"},
+		{"string line sep", "a\u2028b\u2029c"},
+		{"string invalid utf8", "a\xffb\xc3(c\xed\xa0\x80d\xf0\x9f\x98"},
+		{"string named", myString("x\ty")},
+		{"bytes", []byte("hello\x00\xff")},
+		{"bytes empty", []byte{}},
+		{"bytes nil", []byte(nil)},
+		{"bytes named elem", []byteLike{1, 2, 3}},
+		{"byte array", [3]byte{1, 2, 3}},
+		{"nil ptr", nilPtr},
+		{"ptr to int", &seven},
+		{"ptr to ptr", func() **int { p := &seven; return &p }()},
+		{"nil map", nilMap},
+		{"nil slice", nilSlice},
+		{"empty slice", []int{}},
+		{"empty map", map[string]int{}},
+		{"array", [3]string{"a", "b", "c"}},
+		{"empty array", [0]int{}},
+		{"map sorted", map[string]int{"b": 2, "a": 1, "c": 3, "": 0, "aa": 4, "é": 5, "Z": 6}},
+		{"map escaped keys", map[string]string{"a\"b": "1", "\n": "2", "<": "3"}},
+		{"map named key", map[myString]int{"y": 1, "x": 2}},
+		{"map int keys", map[int]string{10: "ten", -1: "minus", 2: "two"}},
+		{"map uint8 keys", map[uint8]bool{255: true, 0: false}},
+		{"map text keys", map[textKey]int{{1, 2}: 3, {0, 9}: 4}},
+		{"map bool keys", map[bool]int{true: 1}},
+		{"map nil bool keys", map[bool]int(nil)},
+		{"map any", map[string]any{"s": "x", "n": 1.5, "b": true, "nil": nil, "l": []any{1, "2", nil}, "m": map[string]any{"k": []int{}}}},
+		{"map of structs", map[string]inner{"x": {A: 1}, "y": {A: 2, B: "b"}}},
+		{"map of ptr marshalers", map[string]ptrMarshaler{"x": {N: 1}}},
+		{"map of ptrs to ptr marshalers", map[string]*ptrMarshaler{"x": {N: 1}, "y": nil}},
+		{"map of arrays of ptr marshalers", map[string][1]ptrMarshaler{"x": {{N: 1}}}},
+		{"map of time", map[string]time.Time{"t": tm}},
+		{"slice of any", []any{nil, 1, "two", 3.5, true, []byte("x"), map[string]int{"a": 1}, &seven, inner{A: 1}}},
+		{"nested slices", [][]int{{1, 2}, nil, {}}},
+		{"slice of ptr marshalers", []ptrMarshaler{{N: 1}, {N: 2}}},
+		{"array of ptr marshalers", [2]ptrMarshaler{{N: 1}, {N: 2}}},
+		{"ptr marshaler top-level", ptrMarshaler{N: 1}},
+		{"ptr to ptr marshaler", &ptrMarshaler{N: 1}},
+		{"nil ptr marshaler", (*ptrMarshaler)(nil)},
+		{"val marshaler", valMarshaler{N: 3}},
+		{"ptr to val marshaler", &valMarshaler{N: 3}},
+		{"nil ptr to val marshaler", (*valMarshaler)(nil)},
+		{"ptr text", ptrText{S: "a"}},
+		{"ptr to ptr text", &ptrText{S: "a"}},
+		{"val text", valText{S: "q"}},
+		{"with marshalers", withMarshalers{P: ptrMarshaler{N: 4}, PP: &ptrMarshaler{N: 5}, Tm: tm, Raw: json.RawMessage(" [1, 2 ,\n3] ")}},
+		{"ptr with marshalers", &withMarshalers{P: ptrMarshaler{N: 4}, Arr: [2]ptrMarshaler{{N: 7}}, IM: valMarshaler{N: 1}, Raw: json.RawMessage(`{"a" : "b"}`)}},
+		{"marshaler iface nil ptr", withMarshalers{IM: (*valMarshaler)(nil)}},
+		{"raw message nil", json.RawMessage(nil)},
+		{"raw message", json.RawMessage(` { "a" : [ 1 , "x y" ] } `)},
+		{"raw message invalid", json.RawMessage(`{"a":`)},
+		{"bad json marshaler", badJSONMarshaler{}},
+		{"error marshaler", errMarshaler{}},
+		{"error marshaler in slice", []any{1, errMarshaler{}}},
+		{"error text marshaler", errText{}},
+		{"error text key", map[errText]int{{}: 1}},
+		{"time", tm},
+		{"time ptr", &tm},
+		{"time zero", time.Time{}},
+		{"netip addr", netip.MustParseAddr("::1")},
+		{"duration", 3 * time.Second},
+		{"json number", json.Number("12.5e3")},
+		{"json number empty", json.Number("")},
+		{"json number invalid", json.Number("12a")},
+		{"tagged zero", tagged{}},
+		{"tagged full", tagged{
+			Name: "n", Skip: "s", Dash: "d", Lower: 1, Untagged: true, private: 1,
+			Quoted: -5, QFloat: 1e-9, QBool: true, QStr: "a\"b\n", QPtr: &seven, QUint: 3, QNum: "1.5",
+			QSlice: []int{1}, Bad: "bad", Punct: "p", Inner: inner{A: 1, B: "b"}, PInner: &inner{},
+			Map: map[string]int{"z": 1}, Slice: []string{"s"}, Arr: [2]int{1, 2}, Iface: []any{"x"},
+			OZTime: tm, OZStruct: inner{A: 1}, OZPtr: &inner{}, OZZeroer: 42, OZPZero: pzeroer{N: 7},
+			OZIface: zeroer(1), Both: []int{}, Bytes: []byte{1}, Nested: map[string][]any{"k": {nil}}, Unicode: "ü",
+		}},
+		{"tagged ptr", &tagged{OZPZero: pzeroer{N: 7}, OZZeroer: 1, OZIface: (*time.Time)(nil)}},
+		{"embedded", withEmbedded{Embedded: Embedded{E1: 1, E2: "two", X: 3}, X: 4}},
+		{"embedded ptr set", withEmbedded{embeddedPtr: &embeddedPtr{P1: 5}}},
+		{"embedded conflict", withConflict{Other: 1}},
+		{"embedded tagged conflict", withTaggedConflict{TaggedConflict: TaggedConflict{Same: 9}}},
+		{"embedded named", embeddedNamed{Embedded{E1: 1}}},
+		{"embedded non-struct", embeddedNonStruct{MyInt: 3, myString: "x"}},
+		{"anonymous struct", struct {
+			A int
+			B struct{ C []string }
+		}{1, struct{ C []string }{[]string{"c"}}}},
+		{"empty struct", struct{}{}},
+		{"recursive", list},
+		{"recursive value", *list},
+		{"unsupported chan", make(chan int)},
+		{"unsupported func", func() {}},
+		{"unsupported complex", complex(1, 2)},
+		{"unsupported in slice", []any{1, make(chan int)}},
+		{"unsupported map key", map[[2]int]int{{1, 2}: 3}},
+		{"unsupported omitted", struct {
+			C chan int `json:",omitempty"`
+		}{}},
+		{"cycle ptr", cyc},
+		{"cycle map", cycMap},
+		{"cycle slice", cycSlice},
+		{"deep", deep},
+		{"interface holding ptr marshaler value", any(ptrMarshaler{N: 9})},
+		{"slice of interfaces holding ptr marshalers", []any{ptrMarshaler{N: 1}, &ptrMarshaler{N: 2}}},
+		{"bench", benchValue},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { assertSame(t, c.v, c.name == "deep") })
+	}
+}
+
+func TestStringConcurrent(t *testing.T) {
+	// Compiles recursive types from many goroutines at once.
+	type tree struct {
+		L, R *tree
+		M    map[string]tree
+		V    []tree
+	}
+	v := tree{L: &tree{R: &tree{}}, M: map[string]tree{"a": {V: []tree{{}}}}}
+	want, err := ref(v)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for range 100 {
+				got, err := String(v)
+				assert.NoError(t, err)
+				assert.Equal(t, want, got)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestStringBigBuffersNotPooled(t *testing.T) {
+	big := strings.Repeat("x", 100<<10)
+	got, err := String(big)
+	require.NoError(t, err)
+	assert.Len(t, got, len(big)+2)
+	got, err = String("small")
+	require.NoError(t, err)
+	assert.Equal(t, `"small"`, got)
+}
+
+type benchDay struct {
+	Day  int     `json:"day"`
+	High float64 `json:"high"`
+	Low  float64 `json:"low"`
+}
+
+type benchResult struct {
+	City    string     `json:"city"`
+	TempC   float64    `json:"temp_c"`
+	Unit    string     `json:"unit"`
+	Summary string     `json:"summary"`
+	Days    []benchDay `json:"days"`
+}
+
+var benchValue = benchResult{
+	City: "Copenhagen", TempC: 21.5, Unit: "C", Summary: "mild and dry",
+	Days: []benchDay{{1, 20, 10.25}, {2, 21, 11.25}, {3, 22, 12.25}},
+}
+
+func TestStringAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool is randomized under the race detector")
+	}
+	var v any = benchValue
+	_, _ = String(v) // compile and warm the pool
+	allocs := testing.AllocsPerRun(100, func() { _, _ = String(v) })
+	assert.LessOrEqual(t, allocs, 1.0, "only the returned string")
+}
+
+var sink string
+
+func BenchmarkString(b *testing.B) {
+	// Boxed once, as tool results reach the encoder already as an any.
+	var v any = benchValue
+	b.Run("compiled", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s, err := String(v)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sink = s
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s, err := reference(v)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sink = s
+		}
+	})
+}
+
+// TestAppendFloat checks the float fast paths against encoding/json's
+// algorithm on many short decimals, integers and random bit patterns.
+func TestAppendFloat(t *testing.T) {
+	want := func(f float64, bits int) string {
+		s, err := json.Marshal(f)
+		if bits == 32 {
+			s, err = json.Marshal(float32(f))
+		}
+		require.NoError(t, err)
+		return string(s)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	check := func(f float64) {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return
+		}
+		require.Equal(t, want(f, 64), string(appendFloat(nil, f, 64)), "%v", f)
+		f32 := float64(float32(f))
+		if !math.IsInf(f32, 0) {
+			require.Equal(t, want(f32, 32), string(appendFloat(nil, f32, 32)), "float32 %v", f32)
+		}
+	}
+	for range 100000 {
+		n := rng.Int64N(1 << uint(rng.IntN(54)))
+		if rng.IntN(2) == 0 {
+			n = -n
+		}
+		check(float64(n) / math.Pow10(rng.IntN(12)))
+		check(float64(n))
+		check(math.Float64frombits(rng.Uint64()))
+		check(math.Nextafter(float64(n)/math.Pow10(rng.IntN(12)), math.Inf(1)))
+	}
+	for _, f := range []float64{1 << 50, 1<<50 - 0.5, 1<<50 + 1, 1 << 53, 1e-6, 0.000001, 1.0000000000000002, 0.1, 0.2, 0.3, 0.30000000000000004, 9.999999999999998} {
+		check(f)
+		check(-f)
+	}
+}
