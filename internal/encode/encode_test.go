@@ -79,20 +79,23 @@ type inner struct {
 }
 
 type tagged struct {
-	Name     string                     `json:"name"`
-	Skip     string                     `json:"-"`
-	Dash     string                     `json:"-,"`
-	Lower    int                        `json:"lower,omitempty"`
-	Untagged bool                       //
-	private  int                        //nolint:unused // must not be encoded
-	Quoted   int                        `json:"quoted,string"`
-	QFloat   float64                    `json:",string"`
-	QBool    bool                       `json:",string"`
-	QStr     string                     `json:",string"`
-	QPtr     *int                       `json:",string"`
-	QUint    uint8                      `json:",string,omitempty"`
-	QNum     json.Number                `json:",string"`
-	QSlice   []int                      `json:",string"`
+	Name string `json:"name"`
+	Skip string `json:"-"`
+	//lint:ignore SA5008 encoding/json's handling of this odd tag is under test
+	Dash     string      `json:"-,"`
+	Lower    int         `json:"lower,omitempty"`
+	Untagged bool        //
+	private  int         //nolint:unused // must not be encoded
+	Quoted   int         `json:"quoted,string"`
+	QFloat   float64     `json:",string"`
+	QBool    bool        `json:",string"`
+	QStr     string      `json:",string"`
+	QPtr     *int        `json:",string"`
+	QUint    uint8       `json:",string,omitempty"`
+	QNum     json.Number `json:",string"`
+	//lint:ignore SA5008 encoding/json's handling of this odd tag is under test
+	QSlice []int `json:",string"`
+	//lint:ignore SA5008 encoding/json's handling of this odd tag is under test
 	Bad      string                     `json:"a\"b"`
 	Punct    string                     `json:"x-y.z@1"`
 	Inner    inner                      `json:"inner"`
