@@ -48,11 +48,13 @@ var (
 )
 
 // ToolsFrom returns the tools that objs declare with [Method] fields. An
-// object with no tool methods, a tag naming a missing or unexported method,
-// or a tool name used twice is an error naming the type and method.
+// object with no tool methods, or a tag naming a missing or unexported
+// method, is an error naming the type and method. A tool name used twice is
+// an error wrapping [ErrDuplicateTool] that names both methods, e.g.
+// "shop.Tools.A and shop.Tools.B".
 func ToolsFrom(objs ...any) ([]Tool, error) {
 	var tools []Tool
-	seen := map[string]string{}
+	seen := map[string]Tool{}
 	for _, obj := range objs {
 		ts, err := toolsFrom(obj)
 		if err != nil {
@@ -60,12 +62,11 @@ func ToolsFrom(objs ...any) ([]Tool, error) {
 		}
 		for _, t := range ts {
 			name := t.Definition().Name
-			src := fmt.Sprintf("%T", obj)
 			if prev, dup := seen[name]; dup {
-				return nil, &DefinitionError{Type: src, Method: name,
-					Err: fmt.Errorf("%w: %q is declared by %s and %s", ErrDuplicateTool, name, prev, src)}
+				return nil, &DefinitionError{Method: name,
+					Err: fmt.Errorf("%w: %q is declared by %s and %s", ErrDuplicateTool, name, toolSource(prev), toolSource(t))}
 			}
-			seen[name] = src
+			seen[name] = t
 			tools = append(tools, t)
 		}
 	}
@@ -169,7 +170,7 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 	if err != nil {
 		return nil, fail("", fmt.Errorf("%w: %v", ErrUnsupportedSignature, err))
 	}
-	ft0 := &reflectTool{fn: m, shape: shape}
+	ft0 := &reflectTool{fn: m, shape: shape, source: typeName + "." + spec.Method}
 	var argType reflect.Type
 	switch shape.Input {
 	case signature.Struct:
@@ -257,6 +258,9 @@ type reflectTool struct {
 	shape   signature.Shape
 	argType reflect.Type
 	in      *check.Input
+	// source names the method for error messages: the receiver's type
+	// and the method name, e.g. "*shop.Tools.Lookup".
+	source string
 }
 
 func (t *reflectTool) Definition() Definition { return t.def }

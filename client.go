@@ -273,7 +273,9 @@ func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error
 	return &req, tools, nil
 }
 
-// eligible applies the eligibility predicate (L5).
+// eligible reports whether the tool calls of resp are to be run: never
+// with [WithoutToolExecution]; else as the [WithEligibility] test says;
+// else when resp has tool calls.
 func (cl *call) eligible(resp *ModelResponse) bool {
 	if cl.cfg.noExecution {
 		return false

@@ -26,7 +26,7 @@ func weatherTool(t *testing.T, opts ...toolcall.ToolOption) toolcall.Tool {
 	return w
 }
 
-// assertValidHistory checks E8: the history is valid to send again.
+// assertValidHistory checks that the history is valid to send again.
 func assertValidHistory(t *testing.T, h []toolcall.Message) {
 	t.Helper()
 	assert.NoError(t, tt.CheckHistory(h))

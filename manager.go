@@ -111,10 +111,14 @@ next:
 	return defs, nil
 }
 
+// toolSource names where a tool comes from, for error messages: the type
+// and method of a method tool (e.g. "*shop.Tools.Lookup"), "func tool" and
+// the func's type for a [NewFunc] tool, "NewTool" for a [NewTool] tool, and
+// the dynamic type of any other [Tool].
 func toolSource(t Tool) string {
 	switch t := t.(type) {
 	case *reflectTool:
-		return fmt.Sprintf("method %s (%s)", t.def.Name, t.fn.Type())
+		return t.source
 	case interface{ funcType() reflect.Type }:
 		return fmt.Sprintf("func tool (%s)", t.funcType())
 	case *rawTool:

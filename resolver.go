@@ -58,8 +58,9 @@ type Registry struct {
 }
 
 // Register adds tools: [Tool] values, []Tool slices, or objects with
-// [Method] fields. A name already registered is an error wrapping
-// [ErrDuplicateTool], and nothing is added.
+// [Method] fields. A name already registered, or given twice, is a
+// [*DefinitionError] wrapping [ErrDuplicateTool] that names both tools'
+// sources, and nothing is added.
 func (r *Registry) Register(tools ...any) error {
 	ts, err := collectTools(tools)
 	if err != nil {
@@ -72,12 +73,14 @@ func (r *Registry) Register(tools ...any) error {
 	}
 	for i, t := range ts {
 		name := t.Definition().Name
-		if _, dup := r.tools[name]; dup {
-			return fmt.Errorf("%w: %q is already registered", ErrDuplicateTool, name)
+		if prev, dup := r.tools[name]; dup {
+			return &DefinitionError{Method: name,
+				Err: fmt.Errorf("%w: %q is registered by %s and given again by %s", ErrDuplicateTool, name, toolSource(prev), toolSource(t))}
 		}
 		for _, u := range ts[:i] {
 			if u.Definition().Name == name {
-				return fmt.Errorf("%w: %q is given twice", ErrDuplicateTool, name)
+				return &DefinitionError{Method: name,
+					Err: fmt.Errorf("%w: %q is given by %s and %s", ErrDuplicateTool, name, toolSource(u), toolSource(t))}
 			}
 		}
 	}

@@ -24,7 +24,7 @@ import (
 	"github.com/toolcall-go/toolcall/internal/schematest"
 )
 
-// Golden schemas (S4): one file per supported type shape under
+// Golden schemas: one file per supported type shape under
 // testdata/schema, pretty-printed with a two-space indent and a trailing
 // newline. Rewrite them with
 //
@@ -39,7 +39,7 @@ func bookFlight(_ context.Context, in schematest.Booking) (string, error) {
 }
 
 // SchemaUnits has a method tool with positional parameters named by the
-// params tag (T2); its ToolContext parameter never shows in the schema.
+// params tag; its ToolContext parameter never shows in the schema.
 // The description of precision has a comma on purpose: the params syntax
 // allows it. schematest builds the method_params struct from the same tag.
 type SchemaUnits struct {
@@ -268,7 +268,7 @@ func TestSchemaGoldenFilesHaveRows(t *testing.T) {
 		}
 		t.Errorf("%s is produced by no row of TestSchemaGolden; remove it or add a row", f)
 	}
-	assert.GreaterOrEqual(t, len(rows), 25, "S4 wants the schema of every supported shape pinned")
+	assert.GreaterOrEqual(t, len(rows), 25, "the schema of every supported shape is pinned")
 }
 
 // emptyToolSchema is the exact input schema of a tool without parameters.
@@ -325,7 +325,7 @@ type schemaCacheProbe struct {
 	Where schematest.Address `json:"where"`
 }
 
-// TestSchemaCache checks S3: a type is reflected once, and every later
+// TestSchemaCache checks that a type is reflected once, and every later
 // schema of it is the same, byte for byte, whoever asks and how often.
 func TestSchemaCache(t *testing.T) {
 	t.Parallel()
@@ -372,8 +372,9 @@ func TestSchemaCache(t *testing.T) {
 	assert.Equal(t, want, string(tool2.Definition().InputSchema))
 }
 
-// TestSchemaShape checks S1 and S2 on every golden row, so a new row is
-// held to the rules without reading its file.
+// TestSchemaShape checks the shape rules on every golden row (an object
+// root with properties and required, no $schema or $id, $defs only for
+// recursive types), so a new row is held to them without reading its file.
 func TestSchemaShape(t *testing.T) {
 	t.Parallel()
 	for _, tc := range schemaGoldenCases(t) {
@@ -413,7 +414,7 @@ func checkDefs(t *testing.T, root map[string]any) {
 				next = slices.AppendSeq(next, maps.Keys(refsIn(defs[n])))
 			}
 		}
-		assert.True(t, seen[name], "$defs/%s is not recursive; S1 wants it inlined", name)
+		assert.True(t, seen[name], "$defs/%s is not recursive, so it should be inlined", name)
 	}
 }
 

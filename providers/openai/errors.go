@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,18 +41,45 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 	switch {
 	case resp.StatusCode == http.StatusBadRequest && noToolSupport(msg):
 		pe.Err = toolcall.ErrToolsNotSupported
+	case resp.StatusCode == http.StatusNotFound && len(bytes.TrimSpace(data)) == 0:
+		// An empty 404 says neither what is missing nor why: it may be the
+		// URL or the model, so it wraps no sentinel.
+		pe.Err = nil
+		pe.Message = "endpoint or model not found at " + m.redact(endpointPath(m.endpoint)) + m.v1Hint()
 	case resp.StatusCode == http.StatusNotFound && msg == "":
-		// Servers explain a missing model; a bare 404 is a wrong URL.
-		pe.Message = fmt.Sprintf("no /chat/completions at %s; BaseURL usually ends in /v1", m.redact(m.base))
+		// Servers explain a missing model in JSON; a 404 page without
+		// such a message is a wrong URL.
+		pe.Message = fmt.Sprintf("no /chat/completions at %s", m.redact(m.base)) + m.v1Hint()
 	case resp.StatusCode == http.StatusUnauthorized && m.key == "":
 		pe.Message = strings.TrimPrefix(msg+"; no API key is set (Config.APIKey or OPENAI_API_KEY)", "; ")
 	case msg == "":
 		pe.Message = http.StatusText(resp.StatusCode)
 	}
-	if pe.Err == nil { // a 1xx or 3xx the client did not follow
+	// A 1xx or 3xx the client did not follow is a bad response; an empty
+	// 404 is left wrapping nothing.
+	if pe.Err == nil && resp.StatusCode != http.StatusNotFound {
 		pe.Err = toolcall.ErrBadResponse
 	}
 	return pe
+}
+
+// v1Hint is the advice added to a 404 when BaseURL does not end in /v1,
+// where OpenAI-compatible servers serve /chat/completions; "" when it does.
+func (m *Model) v1Hint() string {
+	if strings.HasSuffix(endpointPath(m.base), "/v1") {
+		return ""
+	}
+	return "; BaseURL usually ends in /v1"
+}
+
+// endpointPath returns the path of a URL, e.g. "/v1/chat/completions",
+// or the whole URL when it does not parse or has no path.
+func endpointPath(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Path == "" {
+		return rawURL
+	}
+	return u.Path
 }
 
 // inBandError reports an "error" object received with a 2xx status: in a

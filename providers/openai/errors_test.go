@@ -52,8 +52,10 @@ func TestErrors(t *testing.T) {
 			wantErr: toolcall.ErrModelNotFound, wantMsg: "The model `gpt-9` does not exist",
 		},
 		{
+			// BaseURL ends in /v1 here, so no advice about /v1 is added;
+			// TestNotFound checks the whole messages.
 			name: "404 wrong path", status: 404, contentType: "text/plain; charset=utf-8", body: "404 page not found\n",
-			wantErr: toolcall.ErrModelNotFound, wantMsg: "BaseURL usually ends in /v1",
+			wantErr: toolcall.ErrModelNotFound, wantMsg: "no /chat/completions at http://127.0.0.1:",
 		},
 		{
 			name: "429 with Retry-After in seconds", status: 429, header: map[string]string{"Retry-After": "20"},
@@ -290,4 +292,80 @@ func TestBodyReadFails(t *testing.T) {
 	_, err = m.Stream(context.Background(), req, func(d toolcall.StreamDelta) bool { deltas = append(deltas, d.Content); return true })
 	checkProviderError(t, err, syscall.ECONNRESET, 200, "gpt-4o-mini")
 	assert.Equal(t, []string{"Hel"}, deltas, "the partial event is dropped, not reported as malformed")
+}
+
+// TestNotFound: a 404 with a JSON message is a missing model; a 404 page
+// without one is a wrong URL; an empty 404 could be either, and wraps no
+// sentinel. Only a BaseURL that does not end in /v1 gets the advice that it
+// usually does. The key, here also in the URL path, never shows.
+func TestNotFound(t *testing.T) {
+	t.Parallel()
+	const page = "404 page not found\n"
+	for _, tc := range []struct {
+		name    string
+		baseURL string
+		body    string
+		wantErr error // nil: no sentinel
+		want    string
+	}{
+		{
+			name: "JSON message", baseURL: "http://compat.invalid/v1",
+			body:    `{"error":{"message":"The model gpt-9 does not exist","type":"invalid_request_error","code":"model_not_found"}}`,
+			wantErr: toolcall.ErrModelNotFound,
+			want:    `openai: HTTP 404: model "gpt-4o-mini": model not found: The model gpt-9 does not exist`,
+		},
+		{
+			name: "page, BaseURL ends in /v1", baseURL: "http://compat.invalid/v1", body: page,
+			wantErr: toolcall.ErrModelNotFound,
+			want:    `openai: HTTP 404: model "gpt-4o-mini": model not found: no /chat/completions at http://compat.invalid/v1`,
+		},
+		{
+			name: "page, BaseURL without /v1", baseURL: "http://compat.invalid", body: page,
+			wantErr: toolcall.ErrModelNotFound,
+			want:    `openai: HTTP 404: model "gpt-4o-mini": model not found: no /chat/completions at http://compat.invalid; BaseURL usually ends in /v1`,
+		},
+		{
+			name: "page, key in the path", baseURL: "http://compat.invalid/" + testKey, body: page,
+			wantErr: toolcall.ErrModelNotFound,
+			want:    `openai: HTTP 404: model "gpt-4o-mini": model not found: no /chat/completions at http://compat.invalid/[redacted]; BaseURL usually ends in /v1`,
+		},
+		{
+			name: "empty, BaseURL ends in /v1", baseURL: "http://compat.invalid/v1",
+			want: `openai: HTTP 404: model "gpt-4o-mini": endpoint or model not found at /v1/chat/completions`,
+		},
+		{
+			name: "blank, BaseURL ends in /v1", baseURL: "http://compat.invalid/v1", body: " \n",
+			want: `openai: HTTP 404: model "gpt-4o-mini": endpoint or model not found at /v1/chat/completions`,
+		},
+		{
+			name: "empty, BaseURL without /v1", baseURL: "http://compat.invalid/api",
+			want: `openai: HTTP 404: model "gpt-4o-mini": endpoint or model not found at /api/chat/completions; BaseURL usually ends in /v1`,
+		},
+		{
+			name: "empty, key in the path", baseURL: "http://compat.invalid/" + testKey + "/v1",
+			want: `openai: HTTP 404: model "gpt-4o-mini": endpoint or model not found at /[redacted]/v1/chat/completions`,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := openai.New(openai.Config{BaseURL: tc.baseURL, APIKey: testKey, Model: "gpt-4o-mini",
+				HTTPClient: &http.Client{Transport: cannedBody{status: 404, contentType: "text/plain; charset=utf-8", body: []byte(tc.body)}}})
+			req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+			_, chatErr := m.Chat(context.Background(), req)
+			_, streamErr := m.Stream(context.Background(), req, nil)
+			for mode, err := range map[string]error{"Chat": chatErr, "Stream": streamErr} {
+				require.EqualError(t, err, tc.want, mode)
+				var pe *toolcall.ProviderError
+				require.ErrorAs(t, err, &pe, mode)
+				assert.Equal(t, 404, pe.StatusCode, mode)
+				if tc.wantErr != nil {
+					assert.ErrorIs(t, err, tc.wantErr, mode)
+				} else {
+					assert.NoError(t, pe.Err, mode)
+					assert.NotErrorIs(t, err, toolcall.ErrModelNotFound, mode)
+				}
+				checkNoKey(t, err)
+			}
+		})
+	}
 }
