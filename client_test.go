@@ -60,9 +60,9 @@ func TestOneRoundTrip(t *testing.T) {
 		toolcall.AssistantMessage("", tt.Call("call_1", "currentWeather", `{"location":"Paris","unit":"C"}`)),
 		{Role: toolcall.RoleTool, Content: `{"temp":30,"unit":"C"}`, ToolCallID: "call_1", ToolName: "currentWeather"},
 	}, reqs[1].Messages)
-	assert.JSONEq(t, `{"messages":[
+	assert.JSONEq(t, `{"model":"","stream":false,"messages":[
 		{"role":"user","content":"Weather in Paris?"},
-		{"role":"assistant","content":"","tool_calls":[{"id":"call_1","type":"function","function":{"name":"currentWeather","arguments":"{\"location\":\"Paris\",\"unit\":\"C\"}"}}]},
+		{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"currentWeather","arguments":"{\"location\":\"Paris\",\"unit\":\"C\"}"}}]},
 		{"role":"tool","content":"{\"temp\":30,\"unit\":\"C\"}","tool_call_id":"call_1"}],
 		"tools":[{"type":"function","function":{"name":"currentWeather","description":"Get the weather in location",
 		"parameters":{"type":"object","properties":{"location":{"type":"string","description":"City name"},"unit":{"type":"string","enum":["C","F"]}},"required":["location","unit"],"additionalProperties":false}}}]}`,

@@ -56,6 +56,10 @@ const (
 //
 // An assistant message may carry ToolCalls; a tool message carries the result
 // of one call in Content, with ToolCallID and ToolName naming the call.
+//
+// A provider may need parts of a reply back in later requests, such as the
+// reasoning of a thinking model during its tool calls; keep the assistant
+// message whole in the history (a [Client] does) and they are sent back.
 type Message struct {
 	Role       Role       `json:"role"`
 	Content    string     `json:"content,omitempty"`
@@ -64,6 +68,13 @@ type Message struct {
 	ToolName   string     `json:"tool_name,omitempty"`
 	// IsError marks a tool message whose content reports a failure.
 	IsError bool `json:"is_error,omitempty"`
+	// Reasoning is the model's reasoning text ("thinking"), apart from
+	// Content, as some servers return it; providers that know such a
+	// field send it back with the assistant message.
+	Reasoning string `json:"reasoning,omitempty"`
+	// ProviderData is opaque data a provider read from a reply and sends
+	// back unchanged with this message; other providers ignore it.
+	ProviderData json.RawMessage `json:"provider_data,omitempty"`
 }
 
 // SystemMessage returns a system message with the given text.
@@ -88,6 +99,10 @@ type ToolCall struct {
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// ProviderData is opaque data a provider read with the call, such as
+	// a thought signature, and sends back unchanged with it; other
+	// providers ignore it.
+	ProviderData json.RawMessage `json:"provider_data,omitempty"`
 }
 
 // ToolChoiceMode says whether the model may, must or must not call tools.

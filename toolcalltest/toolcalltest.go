@@ -12,9 +12,11 @@
 package toolcalltest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -183,8 +185,8 @@ func (m *Model) Requests() []*toolcall.Request {
 	return out
 }
 
-// RequestBodies returns each request as the JSON an OpenAI-compatible
-// provider would send (see [WireJSON]).
+// RequestBodies returns each request as the JSON body providers/openai
+// would send for it (see [WireJSON]).
 func (m *Model) RequestBodies() [][]byte {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -209,83 +211,185 @@ func clone(req *toolcall.Request) *toolcall.Request {
 	return &c
 }
 
-// WireJSON renders req as the body of an OpenAI Chat Completions request,
-// so tests can assert what would go over the wire.
+// WireJSON renders req as the body providers/openai sends for it to a
+// Chat Completions endpoint, byte for byte (TestWireJSONMatchesProvider in
+// providers/openai holds it to that), so tests can assert what would go
+// over the wire. It renders Chat's body, with the provider's default
+// settings, and differs only where it cannot know the provider's
+// configuration:
+//
+//   - an empty req.Model is rendered as "model":"", where the provider
+//     sends its configured model;
+//   - "stream" is false: the provider's Stream sends "stream":true and
+//     "stream_options":{"include_usage":true} after it;
+//   - Options.MaxTokens is max_tokens, which the provider sends as
+//     max_completion_tokens to api.openai.com.
+//
+// A request the provider would refuse to send, such as one with an input
+// schema that is not JSON, renders as {"error":"..."}.
+//
+// As the provider does, it sends an assistant message without text but
+// with tool calls with "content":null, empty or null arguments as "{}",
+// Reasoning as "reasoning_content" and a call's ProviderData (when a JSON
+// object) as its "extra_content"; it leaves out ToolName and IsError, an
+// empty input schema becomes {"type":"object","properties":{}}, and
+// tool_choice and parallel_tool_calls are sent only with tools. The keys
+// of Options.Extra are added at the top level, except those the body
+// already has and model, messages, stream, stream_options, tools and
+// tool_choice; the body's keys are then in sorted order.
 func WireJSON(req *toolcall.Request) []byte {
-	type fn struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description,omitempty"`
-		Parameters  json.RawMessage `json:"parameters,omitempty"`
-		Arguments   *string         `json:"arguments,omitempty"`
-		Strict      bool            `json:"strict,omitempty"`
-	}
-	type call struct {
-		ID       string `json:"id"`
-		Type     string `json:"type"`
-		Function fn     `json:"function"`
-	}
-	type msg struct {
-		Role       string `json:"role"`
-		Content    string `json:"content"`
-		ToolCalls  []call `json:"tool_calls,omitempty"`
-		ToolCallID string `json:"tool_call_id,omitempty"`
-	}
-	type tool struct {
-		Type     string `json:"type"`
-		Function fn     `json:"function"`
-	}
-	o := req.Options
-	body := struct {
-		Model             string   `json:"model,omitempty"`
-		Messages          []msg    `json:"messages"`
-		Tools             []tool   `json:"tools,omitempty"`
-		ToolChoice        any      `json:"tool_choice,omitempty"`
-		Temperature       *float64 `json:"temperature,omitempty"`
-		TopP              *float64 `json:"top_p,omitempty"`
-		MaxTokens         *int     `json:"max_tokens,omitempty"`
-		Seed              *int     `json:"seed,omitempty"`
-		Stop              []string `json:"stop,omitempty"`
-		ParallelToolCalls *bool    `json:"parallel_tool_calls,omitempty"`
-	}{Model: req.Model, Temperature: o.Temperature, TopP: o.TopP, MaxTokens: o.MaxTokens,
-		Seed: o.Seed, Stop: o.Stop, ParallelToolCalls: o.ParallelToolCalls}
-	for _, m := range req.Messages {
-		out := msg{Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID}
-		for _, c := range m.ToolCalls {
-			args := string(c.Arguments)
-			if strings.TrimSpace(args) == "" {
-				args = "{}"
-			}
-			out.ToolCalls = append(out.ToolCalls, call{ID: c.ID, Type: "function", Function: fn{Name: c.Name, Arguments: &args}})
-		}
-		body.Messages = append(body.Messages, out)
-	}
-	for _, d := range req.Tools {
-		body.Tools = append(body.Tools, tool{Type: "function", Function: fn{Name: d.Name, Description: d.Description, Parameters: d.InputSchema, Strict: d.Strict}})
-	}
-	switch {
-	case req.ToolChoice.Name != "":
-		body.ToolChoice = map[string]any{"type": "function", "function": map[string]string{"name": req.ToolChoice.Name}}
-	case req.ToolChoice.Mode != "":
-		body.ToolChoice = string(req.ToolChoice.Mode)
-	}
-	out, err := json.Marshal(body)
-	if err == nil && len(o.Extra) > 0 {
-		// Extra keys go at the top level, as providers send them, without
-		// replacing a field the request sets.
-		var m map[string]any
-		if err = json.Unmarshal(out, &m); err == nil {
-			for k, v := range o.Extra {
-				if _, taken := m[k]; !taken {
-					m[k] = v
-				}
-			}
-			out, err = json.Marshal(m)
-		}
-	}
+	out, err := wireJSON(req)
 	if err != nil {
 		return []byte(fmt.Sprintf(`{"error":%q}`, err.Error()))
 	}
 	return out
+}
+
+// The wire types below mirror the fields, their order and their encoding
+// in providers/openai: go-openai's ChatCompletionRequest with temperature,
+// top_p and messages replaced, whose fields encoding/json writes last.
+type (
+	wireRequest struct {
+		Model             string        `json:"model"`
+		MaxTokens         int           `json:"max_tokens,omitempty"`
+		Stream            bool          `json:"stream"`
+		Stop              []string      `json:"stop,omitempty"`
+		Seed              *int          `json:"seed,omitempty"`
+		Tools             []wireTool    `json:"tools,omitempty"`
+		ToolChoice        any           `json:"tool_choice,omitempty"`
+		ParallelToolCalls any           `json:"parallel_tool_calls,omitempty"`
+		Temperature       *float64      `json:"temperature,omitempty"`
+		TopP              *float64      `json:"top_p,omitempty"`
+		Messages          []wireMessage `json:"messages"`
+	}
+	wireMessage struct {
+		Role             string     `json:"role"`
+		Content          *string    `json:"content"`
+		ReasoningContent string     `json:"reasoning_content,omitempty"`
+		ToolCalls        []wireCall `json:"tool_calls,omitempty"`
+		ToolCallID       string     `json:"tool_call_id,omitempty"`
+	}
+	wireCall struct {
+		ID       string `json:"id,omitempty"`
+		Type     string `json:"type"`
+		Function struct {
+			Name      string `json:"name,omitempty"`
+			Arguments string `json:"arguments,omitempty"`
+		} `json:"function"`
+		ExtraContent json.RawMessage `json:"extra_content,omitempty"`
+	}
+	wireTool struct {
+		Function wireFunction `json:"function"`
+		Type     string       `json:"type"`
+	}
+	wireFunction struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		Strict      bool            `json:"strict,omitempty"`
+		Parameters  json.RawMessage `json:"parameters"`
+	}
+	wireToolChoice struct {
+		Type     string `json:"type"`
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	}
+)
+
+// MarshalJSON encodes a tool as go-openai's Tool does, with json.Marshal,
+// which escapes <, > and &; the rest of the body is encoded without.
+func (t wireTool) MarshalJSON() ([]byte, error) {
+	type plain wireTool
+	return json.Marshal(plain(t))
+}
+
+// wireReserved are the keys Options.Extra cannot set.
+var wireReserved = []string{"model", "messages", "stream", "stream_options", "tools", "tool_choice"}
+
+func wireJSON(req *toolcall.Request) ([]byte, error) {
+	o := &req.Options
+	body := wireRequest{Model: req.Model, Stop: o.Stop, Seed: o.Seed, Temperature: o.Temperature, TopP: o.TopP,
+		Messages: make([]wireMessage, len(req.Messages))}
+	if o.MaxTokens != nil {
+		body.MaxTokens = *o.MaxTokens
+	}
+	for i, m := range req.Messages {
+		out := &body.Messages[i]
+		out.Role = string(m.Role)
+		if m.Content != "" || len(m.ToolCalls) == 0 || m.Role != toolcall.RoleAssistant {
+			out.Content = &req.Messages[i].Content
+		}
+		switch m.Role {
+		case toolcall.RoleTool:
+			out.ToolCallID = m.ToolCallID
+		case toolcall.RoleAssistant:
+			out.ReasoningContent = m.Reasoning
+		}
+		for _, c := range m.ToolCalls {
+			w := wireCall{ID: c.ID, Type: "function"}
+			w.Function.Name = c.Name
+			w.Function.Arguments = string(c.Arguments)
+			if t := bytes.TrimSpace(c.Arguments); len(t) == 0 || string(t) == "null" {
+				w.Function.Arguments = "{}"
+			}
+			if t := bytes.TrimSpace(c.ProviderData); len(t) > 0 && t[0] == '{' {
+				w.ExtraContent = t
+			}
+			out.ToolCalls = append(out.ToolCalls, w)
+		}
+	}
+	if len(req.Tools) > 0 {
+		for _, d := range req.Tools {
+			params := d.InputSchema
+			if t := bytes.TrimSpace(params); len(t) == 0 || string(t) == "null" {
+				params = json.RawMessage(`{"type":"object","properties":{}}`)
+			}
+			body.Tools = append(body.Tools, wireTool{Type: "function",
+				Function: wireFunction{Name: d.Name, Description: d.Description, Strict: d.Strict, Parameters: params}})
+		}
+		switch c := req.ToolChoice; {
+		case c.Name != "":
+			choice := wireToolChoice{Type: "function"}
+			choice.Function.Name = c.Name
+			body.ToolChoice = choice
+		case c.Mode != "":
+			body.ToolChoice = string(c.Mode)
+		}
+		if p := o.ParallelToolCalls; p != nil {
+			body.ParallelToolCalls = *p
+		}
+	}
+	out, err := encode(&body)
+	if err != nil || len(o.Extra) == 0 {
+		return out, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(out, &fields); err != nil {
+		return nil, err
+	}
+	for k, v := range o.Extra {
+		if _, set := fields[k]; set || slices.Contains(wireReserved, k) {
+			continue
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("options extra key %q: %v", k, err)
+		}
+		fields[k] = raw
+	}
+	return encode(fields)
+}
+
+// encode writes v as the provider does: without HTML escaping, ending in
+// a newline.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // CheckHistory reports why msgs could not be sent to a model again, or nil:

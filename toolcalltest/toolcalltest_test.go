@@ -2,6 +2,7 @@ package toolcalltest_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -186,31 +187,44 @@ func TestWireJSON(t *testing.T) {
 		}},
 		ToolChoice: toolcall.ToolChoice{Name: "add"},
 	}
-	assert.JSONEq(t, `{
-		"model": "m",
-		"messages": [
-			{"role": "user", "content": "hi"},
-			{"role": "assistant", "content": "", "tool_calls": [
-				{"id": "c1", "type": "function", "function": {"name": "now", "arguments": "{}"}},
-				{"id": "c2", "type": "function", "function": {"name": "add", "arguments": "{\"a\":1}"}}
-			]},
-			{"role": "tool", "content": "noon", "tool_call_id": "c1"}
-		],
-		"tools": [{"type": "function", "function": {"name": "add", "description": "Add", "parameters": {"type": "object"}, "strict": true}}],
-		"tool_choice": {"type": "function", "function": {"name": "add"}}
-	}`, string(toolcalltest.WireJSON(req)))
+	// Byte for byte: providers/openai's TestWireJSONMatchesProvider holds
+	// the provider to the same bytes.
+	assert.Equal(t, `{"model":"m","stream":false,`+
+		`"tools":[{"function":{"name":"add","description":"Add","strict":true,"parameters":{"type":"object"}},"type":"function"}],`+
+		`"tool_choice":{"type":"function","function":{"name":"add"}},"messages":[`+
+		`{"role":"user","content":"hi"},`+
+		`{"role":"assistant","content":null,"tool_calls":[`+
+		`{"id":"c1","type":"function","function":{"name":"now","arguments":"{}"}},`+
+		`{"id":"c2","type":"function","function":{"name":"add","arguments":"{\"a\":1}"}}]},`+
+		`{"role":"tool","content":"noon","tool_call_id":"c1"}]}`+"\n", string(toolcalltest.WireJSON(req)))
 
 	req.ToolChoice = toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}
 	assert.Contains(t, string(toolcalltest.WireJSON(req)), `"tool_choice":"required"`)
 
 	// Options and their extra keys are on the wire too; an extra key does
-	// not replace a field.
+	// not replace a field. Without tools, tool_choice and
+	// parallel_tool_calls are left out, as OpenAI rejects them.
 	temp, maxTokens, parallel := 0.2, 100, false
 	opts := toolcall.Options{Temperature: &temp, MaxTokens: &maxTokens, ParallelToolCalls: &parallel, Stop: []string{"END"},
-		Extra: map[string]any{"user": "u1", "model": "other"}}
-	wire := toolcalltest.WireJSON(&toolcall.Request{Model: "m", Messages: req.Messages[:1], Options: opts})
-	assert.JSONEq(t, `{"model":"m","messages":[{"role":"user","content":"hi"}],
-		"temperature":0.2,"max_tokens":100,"parallel_tool_calls":false,"stop":["END"],"user":"u1"}`, string(wire))
+		Extra: map[string]any{"user": "u1", "model": "other", "tools": []string{"x"}}}
+	wire := toolcalltest.WireJSON(&toolcall.Request{Model: "m", Messages: req.Messages[:1], Options: opts,
+		ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}})
+	assert.JSONEq(t, `{"model":"m","stream":false,"messages":[{"role":"user","content":"hi"}],
+		"temperature":0.2,"max_tokens":100,"stop":["END"],"user":"u1"}`, string(wire))
+
+	// Reasoning and provider data go back as the provider sends them.
+	wire = toolcalltest.WireJSON(&toolcall.Request{Model: "m", Messages: []toolcall.Message{{
+		Role: toolcall.RoleAssistant, Reasoning: "Think first.", ProviderData: []byte(`{"ignored":true}`),
+		ToolCalls: []toolcall.ToolCall{{ID: "c1", Name: "now", ProviderData: []byte(`{"google": {"thought_signature": "sig=="}}`)}},
+	}}})
+	assert.JSONEq(t, `{"model":"m","stream":false,"messages":[{"role":"assistant","content":null,"reasoning_content":"Think first.",
+		"tool_calls":[{"id":"c1","type":"function","function":{"name":"now","arguments":"{}"},"extra_content":{"google":{"thought_signature":"sig=="}}}]}]}`,
+		string(wire))
+
+	// A request the provider would not send.
+	wire = toolcalltest.WireJSON(&toolcall.Request{Model: "m", Messages: req.Messages[:1],
+		Tools: []toolcall.Definition{{Name: "bad", InputSchema: []byte(`{`)}}})
+	assert.Contains(t, string(wire), `{"error":`)
 }
 
 func TestCheckHistory(t *testing.T) {
@@ -249,4 +263,35 @@ func TestCheckHistory(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReasoningAndProviderDataInRequests: a reply's reasoning and provider
+// data stay in the history a Client sends next, and Requests and
+// RequestBodies show them.
+func TestReasoningAndProviderDataInRequests(t *testing.T) {
+	signature := `{"google":{"thought_signature":"c2ln"}}`
+	call := toolcalltest.Call("c1", "now", `{}`)
+	call.ProviderData = []byte(signature)
+	reply := toolcalltest.ToolCalls(call)
+	reply.Response.Message.Reasoning = "Check the clock."
+	reply.Response.Message.ProviderData = []byte(`{"opaque":1}`)
+	model := toolcalltest.NewModel(reply, toolcalltest.Text("Noon."))
+	now, err := toolcall.NewTool(toolcall.Definition{Name: "now"}, func(context.Context, json.RawMessage) (string, error) { return "noon", nil })
+	require.NoError(t, err)
+	resp, err := toolcall.NewClient(model).Prompt("Time?").Tools(now).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "Noon.", resp.Content())
+
+	reqs := model.Requests()
+	require.Len(t, reqs, 2)
+	replayed := reqs[1].Messages[1]
+	assert.Equal(t, reply.Response.Message, replayed)
+	assert.Equal(t, "Check the clock.", replayed.Reasoning)
+	assert.JSONEq(t, signature, string(replayed.ToolCalls[0].ProviderData))
+	assert.Equal(t, replayed, resp.History[1])
+
+	body := string(model.RequestBodies()[1])
+	assert.Contains(t, body, `{"role":"assistant","content":null,"reasoning_content":"Check the clock.","tool_calls":[`+
+		`{"id":"c1","type":"function","function":{"name":"now","arguments":"{}"},"extra_content":`+signature+`}]}`)
+	assert.NotContains(t, body, "opaque", "Message.ProviderData has no OpenAI field")
 }

@@ -55,7 +55,9 @@
 // unless it was cut short: done_reason "length" becomes
 // [toolcall.FinishLength], with or without calls, and a Client does not run
 // the calls of such a reply ([toolcall.ErrReplyCut]). Usage comes from
-// prompt_eval_count and eval_count. Thinking text is not returned.
+// prompt_eval_count and eval_count. The message's "thinking" becomes
+// Message.Reasoning, and an assistant message's Reasoning is sent back as
+// "thinking" in later requests.
 //
 // # Streaming
 //
@@ -63,7 +65,8 @@
 // [toolcall.StreamDelta] per text piece. Ollama sends each tool call whole
 // in one line, so a call is yielded as a single [toolcall.ToolCallDelta]
 // with its index, id, name and complete arguments; calls in later lines are
-// appended after earlier ones. The reply is complete at the line with
+// appended after earlier ones. Thinking text is joined into the reply's
+// Message.Reasoning and not yielded. The reply is complete at the line with
 // "done": true; a stream that ends without one is an error wrapping
 // [toolcall.ErrBadResponse].
 //

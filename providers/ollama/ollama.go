@@ -44,7 +44,8 @@ type Config struct {
 	// default.
 	KeepAlive string
 	// Think, when set, turns the model's thinking on or off. The thinking
-	// text itself is not returned.
+	// text is returned in the reply's Message.Reasoning (not streamed as
+	// deltas) and sent back with the message in later requests.
 	Think *bool
 	// Options are default model options sent in "options", such as
 	// "num_ctx"; a request's options win over them.
@@ -204,6 +205,8 @@ func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(to
 			if wr.Error != "" {
 				return nil, inBandError(model, resp.StatusCode, wr.Error)
 			}
+			// Thinking has no delta of its own: it is in the returned reply.
+			a.thinking.WriteString(wr.Message.Thinking)
 			if wr.Message.Content != "" {
 				a.content.WriteString(wr.Message.Content)
 				if !yield(toolcall.StreamDelta{Content: wr.Message.Content}) {

@@ -24,8 +24,11 @@ type chatRequest struct {
 }
 
 type wireMessage struct {
-	Role       string     `json:"role"`
-	Content    string     `json:"content"`
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	// Thinking is an assistant message's Reasoning, sent back so that a
+	// thinking model sees its reasoning during its tool calls.
+	Thinking   string     `json:"thinking,omitempty"`
 	ToolCalls  []wireCall `json:"tool_calls,omitempty"`
 	ToolName   string     `json:"tool_name,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
@@ -67,8 +70,10 @@ type chatResponse struct {
 }
 
 type wireResponseMessage struct {
-	Role      string     `json:"role"`
-	Content   string     `json:"content"`
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	// Thinking is the reasoning text of a thinking model.
+	Thinking  string     `json:"thinking"`
 	ToolCalls []wireCall `json:"tool_calls"`
 }
 
@@ -101,6 +106,9 @@ func (m *Model) encode(req *toolcall.Request, stream bool) ([]byte, string, erro
 		wm := wireMessage{Role: string(msg.Role), Content: msg.Content}
 		if msg.Role == toolcall.RoleTool {
 			wm.ToolName, wm.ToolCallID = msg.ToolName, msg.ToolCallID
+		}
+		if msg.Role == toolcall.RoleAssistant {
+			wm.Thinking = msg.Reasoning
 		}
 		for _, tc := range msg.ToolCalls {
 			wm.ToolCalls = append(wm.ToolCalls, wireCall{
@@ -230,9 +238,10 @@ func argumentsText(raw json.RawMessage) json.RawMessage {
 
 // An assembler collects one reply, from one response or many stream lines.
 type assembler struct {
-	role    string
-	content strings.Builder
-	calls   []toolcall.ToolCall
+	role     string
+	content  strings.Builder
+	thinking strings.Builder
+	calls    []toolcall.ToolCall
 }
 
 func (a *assembler) addMessage(msg *wireResponseMessage) {
@@ -240,6 +249,7 @@ func (a *assembler) addMessage(msg *wireResponseMessage) {
 		a.role = msg.Role
 	}
 	a.content.WriteString(msg.Content)
+	a.thinking.WriteString(msg.Thinking)
 	for _, c := range msg.ToolCalls {
 		a.addCall(c)
 	}
@@ -283,7 +293,7 @@ func (a *assembler) response(final *chatResponse) *toolcall.ModelResponse {
 		role = toolcall.Role(a.role)
 	}
 	r := &toolcall.ModelResponse{
-		Message: toolcall.Message{Role: role, Content: a.content.String(), ToolCalls: a.calls},
+		Message: toolcall.Message{Role: role, Content: a.content.String(), Reasoning: a.thinking.String(), ToolCalls: a.calls},
 		Usage: toolcall.Usage{
 			PromptTokens:     final.PromptEvalCount,
 			CompletionTokens: final.EvalCount,

@@ -21,6 +21,13 @@
 // tool_call_id and its content, even when empty; ToolName and IsError have
 // no Chat Completions equivalent and are not sent.
 //
+// What a reply needs back in later requests goes back with it: an
+// assistant message's Reasoning as "reasoning_content" (DeepSeek's thinking
+// mode requires it during tool calls), and a tool call's ProviderData,
+// when it is a JSON object, as the call's "extra_content" (Gemini's thought
+// signatures, {"google":{"thought_signature":"..."}}, cloudwego/eino#621).
+// Message.ProviderData is not sent.
+//
 // Tools become function tools with their input schema as "parameters" (an
 // empty or null schema becomes {"type":"object","properties":{}}, since
 // OpenAI rejects an object schema without properties) and "strict": true when
@@ -51,8 +58,10 @@
 // [toolcall.FinishToolCalls] unless it was cut short
 // ([toolcall.FinishLength]) or filtered ([toolcall.FinishFiltered]),
 // whatever the server said; a Client does not run the calls of such a
-// reply ([toolcall.ErrReplyCut]). Reasoning text (reasoning_content) is
-// not returned.
+// reply ([toolcall.ErrReplyCut]). Reasoning text (reasoning_content, from
+// DeepSeek and llama.cpp's server) becomes Message.Reasoning, and a tool
+// call's extra_content object its ProviderData, which stays with the call
+// when the call is given an id.
 //
 // # Streaming
 //
@@ -62,9 +71,11 @@
 // the id and name usually only in the first fragment and the arguments in
 // pieces; calls may interleave, and a different non-empty id at an index
 // already in use starts a new call (some servers send all parallel calls
-// with index 0). A placeholder id "null" counts as no id. The stream ends at
-// "data: [DONE]"; a stream that ends without it is complete if a
-// finish_reason arrived, and otherwise an error wrapping
+// with index 0). A placeholder id "null" counts as no id. Reasoning
+// fragments are joined into the reply's Message.Reasoning and are not
+// yielded; a call keeps the first extra_content its fragments bring. The
+// stream ends at "data: [DONE]"; a stream that ends without it is complete
+// if a finish_reason arrived, and otherwise an error wrapping
 // [toolcall.ErrBadResponse]. An error event ("error:" lines, "event: error",
 // or a chunk that is an {"error": ...} object) ends the stream with an
 // error.
@@ -74,7 +85,8 @@
 // Every error is a [*toolcall.ProviderError] with Provider "openai", the
 // HTTP status, the model and the server's message (never the raw body),
 // except [toolcall.ErrStreamStopped]. It wraps [toolcall.ErrUnauthorized]
-// (401, 403), [toolcall.ErrModelNotFound] (404), [toolcall.ErrRateLimited]
+// (401, 403), [toolcall.ErrModelNotFound] (404 with a message; an empty 404
+// may be a wrong endpoint as well and wraps none), [toolcall.ErrRateLimited]
 // (429), [toolcall.ErrServer] (5xx, and errors reported inside a 200
 // reply or a stream) or [toolcall.ErrBadRequest] (other 4xx, and requests
 // that cannot be built, which are not sent). A 400 whose message says the
@@ -96,11 +108,12 @@
 // # go-openai
 //
 // The request body is github.com/sashabaranov/go-openai's
-// ChatCompletionRequest, with its tools, tool choice and tool call types.
-// Three of its fields are replaced, because their encoding loses
-// information: temperature and top_p (float32 with omitempty, so a
-// temperature of 0 would not be sent) and the messages (empty content is
-// omitted, and OpenAI rejects a tool message without content).
+// ChatCompletionRequest, with its tools and tool choice types. Three of its
+// fields are replaced, because their encoding loses information:
+// temperature and top_p (float32 with omitempty, so a temperature of 0
+// would not be sent) and the messages (empty content is omitted, and
+// OpenAI rejects a tool message without content; its tool calls have no
+// extra_content).
 //
 // The request is sent with net/http and the response decoded here, not
 // with go-openai's Client. In v1.43.0 its CreateChatCompletion fails on

@@ -128,7 +128,8 @@ func FuzzResponse(f *testing.F) {
 
 // checkReplayable sends the reply back as the next request's history, as
 // the loop does: the body must be JSON, with each call's arguments a
-// non-empty string and its id the reply's.
+// non-empty string, its id the reply's and its extra_content the reply's
+// ProviderData, and with the reply's reasoning.
 func checkReplayable(t *testing.T, resp *toolcall.ModelResponse) {
 	t.Helper()
 	sent := &capture{}
@@ -141,18 +142,24 @@ func checkReplayable(t *testing.T, resp *toolcall.ModelResponse) {
 	}
 	var body struct {
 		Messages []struct {
-			ToolCalls []struct {
+			ReasoningContent string `json:"reasoning_content"`
+			ToolCalls        []struct {
 				ID       string `json:"id"`
 				Function struct {
 					Arguments string `json:"arguments"`
 				} `json:"function"`
+				ExtraContent json.RawMessage `json:"extra_content"`
 			} `json:"tool_calls"`
 		} `json:"messages"`
 	}
 	if err := json.Unmarshal(sent.get(t, 0).body, &body); err != nil {
 		t.Fatalf("replayed request is not JSON: %v", err)
 	}
-	calls := body.Messages[len(body.Messages)-1].ToolCalls
+	last := body.Messages[len(body.Messages)-1]
+	if last.ReasoningContent != resp.Message.Reasoning {
+		t.Fatalf("replayed reasoning %q, reply has %q", last.ReasoningContent, resp.Message.Reasoning)
+	}
+	calls := last.ToolCalls
 	if len(calls) != len(resp.Message.ToolCalls) {
 		t.Fatalf("replayed %d calls, reply has %d", len(calls), len(resp.Message.ToolCalls))
 	}
@@ -160,7 +167,20 @@ func checkReplayable(t *testing.T, resp *toolcall.ModelResponse) {
 		if c.ID != resp.Message.ToolCalls[i].ID || strings.TrimSpace(c.Function.Arguments) == "" {
 			t.Fatalf("replayed call %d: id %q, arguments %q", i, c.ID, c.Function.Arguments)
 		}
+		if data := resp.Message.ToolCalls[i].ProviderData; !jsonEqual(c.ExtraContent, data) {
+			t.Fatalf("replayed call %d: extra_content %s, reply's ProviderData %s", i, c.ExtraContent, data)
+		}
 	}
+}
+
+// jsonEqual reports whether a and b are the same JSON text but for
+// insignificant space, or both absent.
+func jsonEqual(a, b json.RawMessage) bool {
+	var ca, cb bytes.Buffer
+	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
+		return bytes.Equal(a, b)
+	}
+	return bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // fuzzSeeds are the inputs the seed corpora hold beyond the recordings:
@@ -175,6 +195,7 @@ var fuzzSeeds = map[string]map[string]string{
 		"seed_crlf_and_comments":        ": ping\r\n\r\ndata:{\"choices\":[{\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"length\"}]}\r\n\r\nid: 3\r\nretry: 10\r\n",
 		"seed_usage_only":               "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2}}\n\ndata: [DONE]\n\n",
 		"seed_other_choice_index":       "data: {\"choices\":[{\"index\":1,\"delta\":{\"content\":\"no\"}},{\"index\":0,\"delta\":{\"content\":\"yes\"},\"finish_reason\":\"stop\"}]}\n\n",
+		"seed_extra_content_fragments":  "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hm\",\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"now\"}},{\"index\":1,\"extra_content\":\"x\"}]}}]}\n\ndata: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"extra_content\":{\"a\":[1, 2]}},{\"index\":0,\"extra_content\":{\"b\":1}}]},\"finish_reason\":\"tool_calls\"}]}\n",
 		"seed_negative_and_large_index": "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":-1,\"function\":{\"name\":\"now\"}},{\"index\":9223372036854775807,\"function\":{\"name\":\"now\"}}]},\"finish_reason\":\"tool_calls\"}]}\n",
 	},
 	"FuzzResponse": {

@@ -112,6 +112,8 @@ func (a *assembler) addChunk(chunk *chatResponse, yield func(toolcall.StreamDelt
 		if !a.addText(r.Content, yield) || !a.addText(r.Refusal, yield) {
 			return false
 		}
+		// Reasoning has no delta of its own: it is in the returned reply.
+		a.reasoning.WriteString(string(r.ReasoningContent))
 		for j := range r.ToolCalls {
 			if d, ok := a.addFragment(j, &r.ToolCalls[j]); ok && !yield(toolcall.StreamDelta{ToolCall: &d}) {
 				return false

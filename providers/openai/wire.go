@@ -37,9 +37,23 @@ type wireMessage struct {
 	Role string `json:"role"`
 	// Content is null only in an assistant turn that has tool calls and
 	// no text, as OpenAI documents.
-	Content    *string             `json:"content"`
-	ToolCalls  []goopenai.ToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string              `json:"tool_call_id,omitempty"`
+	Content *string `json:"content"`
+	// ReasoningContent is an assistant message's Reasoning, sent back as
+	// DeepSeek's thinking mode requires during tool calls; llama.cpp's
+	// server uses the same field.
+	ReasoningContent string         `json:"reasoning_content,omitempty"`
+	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
+	ToolCallID       string         `json:"tool_call_id,omitempty"`
+}
+
+// wireToolCall is a replayed tool call: go-openai's ToolCall, with
+// extra_content, where Gemini's OpenAI-compatible endpoint sends a call's
+// thought signature and wants it back (cloudwego/eino#621).
+type wireToolCall struct {
+	ID           string                `json:"id,omitempty"`
+	Type         goopenai.ToolType     `json:"type"`
+	Function     goopenai.FunctionCall `json:"function"`
+	ExtraContent json.RawMessage       `json:"extra_content,omitempty"`
 }
 
 // noParameters stands in for an empty input schema: OpenAI rejects an
@@ -83,13 +97,17 @@ func (m *Model) encode(req *toolcall.Request, stream bool) ([]byte, string, erro
 		if msg.Role == toolcall.RoleTool {
 			wm.ToolCallID = msg.ToolCallID
 		}
+		if msg.Role == toolcall.RoleAssistant {
+			wm.ReasoningContent = msg.Reasoning
+		}
 		if len(msg.ToolCalls) > 0 {
-			wm.ToolCalls = make([]goopenai.ToolCall, len(msg.ToolCalls))
+			wm.ToolCalls = make([]wireToolCall, len(msg.ToolCalls))
 			for j, tc := range msg.ToolCalls {
-				wm.ToolCalls[j] = goopenai.ToolCall{
-					ID:       tc.ID,
-					Type:     goopenai.ToolTypeFunction,
-					Function: goopenai.FunctionCall{Name: tc.Name, Arguments: argumentsText(tc.Arguments)},
+				wm.ToolCalls[j] = wireToolCall{
+					ID:           tc.ID,
+					Type:         goopenai.ToolTypeFunction,
+					Function:     goopenai.FunctionCall{Name: tc.Name, Arguments: argumentsText(tc.Arguments)},
+					ExtraContent: extraContent(tc.ProviderData),
 				}
 			}
 		}
@@ -141,6 +159,13 @@ func (m *Model) encode(req *toolcall.Request, stream bool) ([]byte, string, erro
 				return invalid("tool %q: input schema is not valid JSON", d.Name)
 			}
 		}
+		for i, msg := range req.Messages {
+			for _, tc := range msg.ToolCalls {
+				if extra := extraContent(tc.ProviderData); extra != nil && !json.Valid(extra) {
+					return invalid("message %d: tool call %q: ProviderData is not valid JSON", i, tc.ID)
+				}
+			}
+		}
 		return invalid("encoding request: %v", err)
 	}
 	body := buf.Bytes()
@@ -179,6 +204,16 @@ func addExtra(body []byte, extra map[string]any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// extraContent returns a tool call's ProviderData as the extra_content
+// object it was read from, or nil when it holds no JSON object (another
+// provider's data, or none).
+func extraContent(data json.RawMessage) json.RawMessage {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		return t
+	}
+	return nil
+}
+
 // argumentsText returns a tool call's arguments as the JSON text OpenAI
 // expects in a string: as they are, or "{}" when empty or null.
 func argumentsText(args json.RawMessage) string {
@@ -208,19 +243,25 @@ type wireChoice struct {
 }
 
 type wireResponse struct {
-	Content   text       `json:"content"`
-	Refusal   text       `json:"refusal"`
-	ToolCalls []wireCall `json:"tool_calls"`
+	Content text `json:"content"`
+	Refusal text `json:"refusal"`
+	// ReasoningContent is the reasoning text of DeepSeek's thinking mode
+	// and of llama.cpp's server with thinking models.
+	ReasoningContent text       `json:"reasoning_content"`
+	ToolCalls        []wireCall `json:"tool_calls"`
 }
 
 func (r *wireResponse) empty() bool {
-	return r.Content == "" && r.Refusal == "" && len(r.ToolCalls) == 0
+	return r.Content == "" && r.Refusal == "" && r.ReasoningContent == "" && len(r.ToolCalls) == 0
 }
 
 type wireCall struct {
 	Index    *int         `json:"index"`
 	ID       string       `json:"id"`
 	Function wireFunction `json:"function"`
+	// ExtraContent is kept when it is an object: Gemini sends a call's
+	// thought signature in it, {"google":{"thought_signature":"..."}}.
+	ExtraContent json.RawMessage `json:"extra_content"`
 }
 
 type wireFunction struct {
@@ -297,9 +338,10 @@ func hasError(raw json.RawMessage) bool {
 
 // An assembler collects one reply, from a response or from stream chunks.
 type assembler struct {
-	model   string
-	content strings.Builder
-	calls   []pendingCall
+	model     string
+	content   strings.Builder
+	reasoning strings.Builder
+	calls     []pendingCall
 	// slots maps a streamed call's index to its position in calls.
 	slots  map[int]int
 	finish string
@@ -307,9 +349,10 @@ type assembler struct {
 }
 
 type pendingCall struct {
-	id   string // as the server sent it; "" when it sent none
-	name string
-	args []byte
+	id    string // as the server sent it; "" when it sent none
+	name  string
+	args  []byte
+	extra json.RawMessage // extra_content, sent back as ProviderData
 }
 
 // addMessage adds a whole message: every element of tool_calls is a call,
@@ -317,9 +360,11 @@ type pendingCall struct {
 func (a *assembler) addMessage(r *wireResponse) {
 	a.content.WriteString(string(r.Content))
 	a.content.WriteString(string(r.Refusal))
+	a.reasoning.WriteString(string(r.ReasoningContent))
 	for i := range r.ToolCalls {
 		c := &r.ToolCalls[i]
-		a.calls = append(a.calls, pendingCall{id: callID(c.ID), name: c.Function.Name, args: c.Function.Arguments})
+		a.calls = append(a.calls, pendingCall{id: callID(c.ID), name: c.Function.Name, args: c.Function.Arguments,
+			extra: extraContent(c.ExtraContent)})
 	}
 }
 
@@ -329,7 +374,8 @@ func (a *assembler) addMessage(r *wireResponse) {
 // none), unless a different non-empty id arrives: some servers send
 // parallel calls all with index 0 (ai-dynamo/dynamo#4723, Grok). It
 // returns the delta to yield, with the id and the name only the first time
-// the call has them, and false when the fragment carries nothing.
+// the call has them, and false when the fragment carries nothing to yield.
+// The first extra_content object a call's fragments bring is kept.
 func (a *assembler) addFragment(pos int, c *wireCall) (toolcall.ToolCallDelta, bool) {
 	id := callID(c.ID)
 	k := pos
@@ -340,8 +386,9 @@ func (a *assembler) addFragment(pos int, c *wireCall) (toolcall.ToolCallDelta, b
 	if ok && id != "" && a.calls[i].id != "" && id != a.calls[i].id {
 		ok = false
 	}
+	extra := extraContent(c.ExtraContent)
 	if !ok {
-		if id == "" && c.Function.Name == "" && len(c.Function.Arguments) == 0 {
+		if id == "" && c.Function.Name == "" && len(c.Function.Arguments) == 0 && extra == nil {
 			return toolcall.ToolCallDelta{}, false
 		}
 		if a.slots == nil {
@@ -359,6 +406,9 @@ func (a *assembler) addFragment(pos int, c *wireCall) (toolcall.ToolCallDelta, b
 	if p.name == "" && c.Function.Name != "" {
 		p.name, d.Name = c.Function.Name, c.Function.Name
 	}
+	if p.extra == nil {
+		p.extra = extra
+	}
 	p.args = append(p.args, c.Function.Arguments...)
 	return d, d.ID != "" || d.Name != "" || d.Arguments != ""
 }
@@ -374,11 +424,11 @@ func callID(id string) string {
 
 // response builds the reply. Missing ids become "call_<index>" and a
 // repeated id gets a "_<n>" suffix, so every call of the reply has its own
-// id and tool results can be matched to calls. Empty or null arguments
-// become "{}".
+// id and tool results can be matched to calls; a call's extra_content stays
+// with it, as its ProviderData. Empty or null arguments become "{}".
 func (a *assembler) response() *toolcall.ModelResponse {
 	r := &toolcall.ModelResponse{
-		Message: toolcall.Message{Role: toolcall.RoleAssistant, Content: a.content.String()},
+		Message: toolcall.Message{Role: toolcall.RoleAssistant, Content: a.content.String(), Reasoning: a.reasoning.String()},
 		Model:   a.model,
 	}
 	if len(a.calls) > 0 {
@@ -398,7 +448,7 @@ func (a *assembler) response() *toolcall.ModelResponse {
 			if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 				args = json.RawMessage(emptyArguments)
 			}
-			r.Message.ToolCalls[i] = toolcall.ToolCall{ID: id, Name: c.name, Arguments: args}
+			r.Message.ToolCalls[i] = toolcall.ToolCall{ID: id, Name: c.name, Arguments: args, ProviderData: c.extra}
 		}
 	}
 	if u := a.usage; u != nil {
