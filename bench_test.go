@@ -179,9 +179,9 @@ func BenchmarkLoop(b *testing.B) {
 	b.Run("nohooks", func(b *testing.B) { run(b, NewClient(model, WithTools(answer))) })
 	b.Run("hooks", func(b *testing.B) {
 		run(b, NewClient(model, WithTools(answer), WithHooks(Hooks{
-			BeforeModel: func(context.Context, *Request) {},
+			BeforeModel: func(ctx context.Context, _ *Request) context.Context { return ctx },
 			AfterModel:  func(context.Context, ModelCall) {},
-			BeforeTool:  func(context.Context, ToolCall) {},
+			BeforeTool:  func(ctx context.Context, _ ToolCall) context.Context { return ctx },
 			AfterTool:   func(context.Context, ToolExecution) {},
 		})))
 	})

@@ -316,8 +316,20 @@ func (p *Prompt) Call(ctx context.Context) (*Response, error) {
 // withUniqueCallIDs).
 type chatFunc func(ctx context.Context, req *Request) (*ModelResponse, error)
 
-// run is the loop shared by Call and Stream.
+// run is the loop shared by Call and Stream, inside the call hooks.
 func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
+	hooks := cl.cfg.hooks
+	if hooks.BeforeCall != nil {
+		ctx = hookContext(ctx, hooks.BeforeCall(ctx, &cl.req))
+	}
+	resp, err := cl.rounds(ctx, chat)
+	if hooks.AfterCall != nil {
+		hooks.AfterCall(ctx, resp, err)
+	}
+	return resp, err
+}
+
+func (cl *call) rounds(ctx context.Context, chat chatFunc) (*Response, error) {
 	resp := cl.resp
 	hooks := cl.cfg.hooks
 	for round := 1; ; round++ {
@@ -325,12 +337,13 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 		if err != nil {
 			return resp, err
 		}
+		mctx := ctx
 		if hooks.BeforeModel != nil {
-			hooks.BeforeModel(ctx, req)
+			mctx = hookContext(ctx, hooks.BeforeModel(ctx, req))
 		}
 		resp.Rounds = round
 		start := time.Now()
-		mr, err := chat(ctx, req)
+		mr, err := chat(mctx, req)
 		if err == nil && mr == nil {
 			err = fmt.Errorf("%w: model returned no response", ErrBadResponse)
 		}
@@ -339,7 +352,7 @@ func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
 			if err == nil {
 				mc.Response = mr
 			}
-			hooks.AfterModel(ctx, mc)
+			hooks.AfterModel(mctx, mc)
 		}
 		if err != nil {
 			resp.History = req.Messages

@@ -700,12 +700,16 @@ func TestHooks(t *testing.T) {
 	rec := func(s string) { mu.Lock(); events = append(events, s); mu.Unlock() }
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)), tt.Text("3"))
 	client := toolcall.NewClient(model, toolcall.WithHooks(toolcall.Hooks{
-		BeforeModel: func(ctx context.Context, req *toolcall.Request) { rec(fmt.Sprint("model ", len(req.Messages))) },
+		BeforeModel: func(ctx context.Context, req *toolcall.Request) context.Context {
+			rec(fmt.Sprint("model ", len(req.Messages)))
+			return ctx
+		},
 		AfterModel: func(ctx context.Context, mc toolcall.ModelCall) {
 			rec(fmt.Sprint("model done round ", mc.Round, " messages ", len(mc.Request.Messages), " calls ", mc.Response.HasToolCalls(), " ", mc.Err, " timed ", mc.Duration > 0))
 		},
-		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) {
+		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) context.Context {
 			rec("tool " + call.Name + " " + string(call.Arguments))
+			return ctx
 		},
 		AfterTool: func(ctx context.Context, e toolcall.ToolExecution) {
 			rec(fmt.Sprint("tool done ", e.Call.Name, " ", string(e.Call.Arguments), " -> ", e.Result, " ", e.IsError, " ", e.Err, " timed ", e.Duration > 0))

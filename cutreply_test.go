@@ -37,8 +37,11 @@ func hookRecorder() (toolcall.Hooks, func() []string) {
 		AfterModel: func(ctx context.Context, mc toolcall.ModelCall) {
 			rec("model r%d %s calls=%d", mc.Round, mc.Response.FinishReason, len(mc.Response.Message.ToolCalls))
 		},
-		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) { rec("before %s %s", call.ID, call.Name) },
-		AfterTool:  func(ctx context.Context, e toolcall.ToolExecution) { rec("after %s %s", e.Call.ID, e.Call.Name) },
+		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) context.Context {
+			rec("before %s %s", call.ID, call.Name)
+			return ctx
+		},
+		AfterTool: func(ctx context.Context, e toolcall.ToolExecution) { rec("after %s %s", e.Call.ID, e.Call.Name) },
 	}
 	return hooks, func() []string {
 		mu.Lock()

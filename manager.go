@@ -330,7 +330,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 	start := time.Now()
 	e := ToolExecution{Call: call, Round: round}
 	if h := cfg.hooks.BeforeTool; h != nil {
-		h(ctx, call)
+		ctx = hookContext(ctx, h(ctx, call))
 	}
 	finish := func(err error) (ToolExecution, error) {
 		e.Duration = time.Since(start)

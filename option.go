@@ -151,13 +151,34 @@ const (
 // Hooks observe the loop, e.g. for logging with log/slog, metrics or
 // tracing. Nil fields cost nothing. Hooks may be called concurrently (tool
 // hooks run on the goroutine of their call) and must not block for long.
+//
+// Each before-hook returns the context the work then runs with (return ctx
+// itself to change nothing; nil counts as ctx), and its after-hook gets
+// that context: a span opened in BeforeCall parents the model rounds and
+// tool calls, and one opened in BeforeTool parents the tool's own work and
+// its [Middleware], also for concurrent calls.
 type Hooks struct {
-	BeforeModel func(ctx context.Context, req *Request)
+	// BeforeCall sees a Call's or Stream's first request; the whole call
+	// runs with the context it returns.
+	BeforeCall func(ctx context.Context, req *Request) context.Context
+	// AfterCall sees how the call ended: its Response and error. A call
+	// that cannot start (no messages, an unknown tool name) calls neither.
+	AfterCall   func(ctx context.Context, resp *Response, err error)
+	BeforeModel func(ctx context.Context, req *Request) context.Context
 	AfterModel  func(ctx context.Context, mc ModelCall)
 	// BeforeTool sees every call the model makes, also those that then
-	// fail lookup or validation and never reach the tool.
-	BeforeTool func(ctx context.Context, call ToolCall)
+	// fail lookup or the argument checks and never reach the tool.
+	BeforeTool func(ctx context.Context, call ToolCall) context.Context
 	AfterTool  func(ctx context.Context, exec ToolExecution)
+}
+
+// hookContext returns what a before-hook returned, or ctx when it returned
+// nil.
+func hookContext(ctx, from context.Context) context.Context {
+	if from == nil {
+		return ctx
+	}
+	return from
 }
 
 // A ModelCall is one model round trip, as [Hooks].AfterModel sees it.

@@ -66,7 +66,10 @@ func (h *HookLog) print(what string, vs ...any) {
 // Hooks returns hooks that log into h.
 func (h *HookLog) Hooks() toolcall.Hooks {
 	return toolcall.Hooks{
-		BeforeModel: func(ctx context.Context, req *toolcall.Request) { h.print("BeforeModel", req) },
+		BeforeModel: func(ctx context.Context, req *toolcall.Request) context.Context {
+			h.print("BeforeModel", req)
+			return ctx
+		},
 		AfterModel: func(ctx context.Context, mc toolcall.ModelCall) {
 			// Nested pointers print as addresses: the parts are printed
 			// on their own too.
@@ -75,8 +78,11 @@ func (h *HookLog) Hooks() toolcall.Hooks {
 			h.models = append(h.models, mc)
 			h.mu.Unlock()
 		},
-		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) { h.print("BeforeTool", call) },
-		AfterTool:  func(ctx context.Context, e toolcall.ToolExecution) { h.print("AfterTool", e, e.Err) },
+		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) context.Context {
+			h.print("BeforeTool", call)
+			return ctx
+		},
+		AfterTool: func(ctx context.Context, e toolcall.ToolExecution) { h.print("AfterTool", e, e.Err) },
 	}
 }
 

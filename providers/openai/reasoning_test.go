@@ -74,10 +74,11 @@ func TestLoopSendsBackReasoningAndProviderData(t *testing.T) {
 			var mu sync.Mutex
 			var sent []*toolcall.Request
 			client := toolcall.NewClient(newModel(srv, openai.Config{}), toolcall.WithHooks(toolcall.Hooks{
-				BeforeModel: func(ctx context.Context, req *toolcall.Request) {
+				BeforeModel: func(ctx context.Context, req *toolcall.Request) context.Context {
 					mu.Lock()
 					defer mu.Unlock()
 					sent = append(sent, req)
+					return ctx
 				},
 			}))
 			prompt := client.Prompt("What is the weather in Paris?").Model("tiny").Tools(weather)
