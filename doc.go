@@ -126,8 +126,8 @@
 // [ToolErrorHandler] may instead abort. A call to a tool that was not offered
 // runs nothing. When every tool called in a reply has returnDirect, their
 // results are the answer. The [ToolContext] carries the caller's data to the
-// tools and never to the model. Hooks observe every call, model round and tool call, and carry the
-// context each runs with, so a tracer's spans nest.
+// tools and never to the model. Hooks observe every call, model round and
+// tool call, and carry the context each runs with, so a tracer's spans nest.
 //
 // A reply cut short by the output limit or a content filter may have lost
 // calls or arguments, so its tool calls are not run: the call ends with

@@ -80,8 +80,10 @@ func TestHooksCarryTheContext(t *testing.T) {
 		AfterCall:   func(ctx context.Context, _ *toolcall.Response, _ error) { tr.end(ctx) },
 		BeforeModel: func(ctx context.Context, req *toolcall.Request) context.Context { return tr.start(ctx, "model") },
 		AfterModel:  func(ctx context.Context, _ toolcall.ModelCall) { tr.end(ctx) },
-		BeforeTool:  func(ctx context.Context, call toolcall.ToolCall) context.Context { return tr.start(ctx, "tool "+call.ID) },
-		AfterTool:   func(ctx context.Context, _ toolcall.ToolExecution) { tr.end(ctx) },
+		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) context.Context {
+			return tr.start(ctx, "tool "+call.ID)
+		},
+		AfterTool: func(ctx context.Context, _ toolcall.ToolExecution) { tr.end(ctx) },
 	}), toolcall.WithMiddleware(func(ctx context.Context, call toolcall.ToolCall, next func(context.Context) (string, error)) (string, error) {
 		ctx = tr.start(ctx, "middleware "+call.ID)
 		defer tr.end(ctx)
