@@ -512,12 +512,16 @@ func TestCustomTool(t *testing.T) {
 	assert.JSONEq(t, `{"type":"object","properties":{},"required":[],"additionalProperties":false}`, string(none.Definition().InputSchema))
 }
 
-func TestValidName(t *testing.T) {
+func TestToolNames(t *testing.T) {
 	t.Parallel()
-	assert.True(t, toolcall.ValidName("get_weather-2"))
-	assert.True(t, toolcall.ValidName(strings.Repeat("a", 64)))
+	define := func(name string) error {
+		_, err := toolcall.NewTool(toolcall.Definition{Name: name}, func(context.Context, json.RawMessage) (string, error) { return "", nil })
+		return err
+	}
+	assert.NoError(t, define("get_weather-2"))
+	assert.NoError(t, define(strings.Repeat("a", 64)))
 	for _, bad := range []string{"", "get weather", "a.b", "é", strings.Repeat("a", 65), "tool\x00"} {
-		assert.False(t, toolcall.ValidName(bad), bad)
+		assert.ErrorIs(t, define(bad), toolcall.ErrInvalidName, bad)
 	}
 }
 

@@ -140,7 +140,7 @@ func TestSingleCallRunsOnCallerGoroutine(t *testing.T) {
 
 func TestSequentialAndBound(t *testing.T) {
 	t.Parallel()
-	for _, opt := range []toolcall.Option{toolcall.WithSequential(), toolcall.WithConcurrency(1)} {
+	for _, opt := range []toolcall.Option{toolcall.WithConcurrency(1), toolcall.WithConcurrency(1)} {
 		var running, peak atomic.Int32
 		var order []int
 		var mu sync.Mutex
@@ -556,7 +556,7 @@ func TestResolutionByName(t *testing.T) {
 	assert.ErrorIs(t, reg.Register(weatherTool(t)), toolcall.ErrDuplicateTool)
 
 	model := tt.NewModel(tt.Text("hi"))
-	client := toolcall.NewClient(model, toolcall.WithResolver(toolcall.Chain(toolcall.StaticResolver(), &reg)))
+	client := toolcall.NewClient(model, toolcall.WithResolver(toolcall.Chain(&toolcall.Registry{}, &reg)))
 	_, err := client.Prompt("go").ToolNames("currentWeather").Call(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, "currentWeather", model.Requests()[0].Tools[0].Name)

@@ -183,20 +183,3 @@ func (e *ProviderError) Error() string {
 
 // Unwrap returns the sentinel or the transport error.
 func (e *ProviderError) Unwrap() error { return e.Err }
-
-// StatusError returns the sentinel that matches an HTTP status, or nil.
-func StatusError(status int) error {
-	switch {
-	case status == 401 || status == 403:
-		return ErrUnauthorized
-	case status == 404:
-		return ErrModelNotFound
-	case status == 429:
-		return ErrRateLimited
-	case status >= 500:
-		return ErrServer
-	case status >= 400:
-		return ErrBadRequest
-	}
-	return nil
-}

@@ -498,13 +498,13 @@ func unknownToolText(name string, tools []Tool) string {
 	return fmt.Sprintf("tool %q does not exist; available tools: %s", name, strings.Join(names, ", "))
 }
 
-// TruncationMarker ends a tool result cut to [WithMaxResultBytes].
-const TruncationMarker = "\n[truncated: result was %d bytes, limit %d]"
+// truncationMarker ends a tool result cut to [WithMaxResultBytes].
+const truncationMarker = "\n[truncated: result was %d bytes, limit %d]"
 
 func truncate(s string, limit int) string {
 	cut := limit
 	for cut > 0 && cut < len(s) && s[cut]&0xC0 == 0x80 {
 		cut-- // keep UTF-8 whole
 	}
-	return s[:cut] + fmt.Sprintf(TruncationMarker, len(s), limit)
+	return s[:cut] + fmt.Sprintf(truncationMarker, len(s), limit)
 }

@@ -201,10 +201,6 @@ func WithConcurrency(n int) Option {
 	})
 }
 
-// WithSequential runs the tool calls of a response one after another, in
-// call order. It is WithConcurrency(1).
-func WithSequential() Option { return WithConcurrency(1) }
-
 // WithToolErrorHandler replaces [DefaultToolErrorHandler].
 func WithToolErrorHandler(h ToolErrorHandler) Option {
 	return optionFunc(func(c *config) { c.errorHandler = h })
@@ -250,7 +246,7 @@ func WithMaxArgumentDepth(n int) Option {
 }
 
 // WithMaxResultBytes bounds the size of one tool result; a longer result is
-// cut and ends with a marker saying so (see [TruncationMarker]). n <= 0
+// cut and ends with a marker saying so (a line "[truncated: result was N bytes, limit L]"). n <= 0
 // removes the limit. Default [DefaultMaxResultBytes].
 func WithMaxResultBytes(n int) Option {
 	return optionFunc(func(c *config) { c.maxResultBytes = n })

@@ -37,18 +37,6 @@ func Chain(resolvers ...Resolver) Resolver {
 	})
 }
 
-// StaticResolver returns a Resolver over a fixed list of tools.
-func StaticResolver(tools ...Tool) Resolver {
-	byName := make(map[string]Tool, len(tools))
-	for _, t := range tools {
-		byName[t.Definition().Name] = t
-	}
-	return ResolverFunc(func(_ context.Context, name string) (Tool, bool) {
-		t, ok := byName[name]
-		return t, ok
-	})
-}
-
 // A Registry holds tools by name. The zero value is an empty registry ready
 // to use; a Registry is safe for concurrent use and must not be copied
 // after first use.

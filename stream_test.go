@@ -272,7 +272,7 @@ func TestStreamPolicies(t *testing.T) {
 			}),
 			queryTool(t, "lookup", &runs, nil, func(context.Context, string) (string, error) { return "found", nil }),
 		}
-		opts := []toolcall.Option{toolcall.WithSequential()}
+		opts := []toolcall.Option{toolcall.WithConcurrency(1)}
 		script := func() *tt.Model {
 			return tt.NewModel(tt.ToolCalls(tt.Call("c1", "charge", `{"q":"10"}`), tt.Call("c2", "lookup", `{"q":"x"}`)), tt.Text("unused"))
 		}

@@ -141,10 +141,8 @@ func checkObjectSchema(name string, schema *jsonnode.Object) error {
 	return nil
 }
 
-// ValidName reports whether name is a valid tool name: 1 to 64 ASCII
-// letters, digits, '_' or '-', as OpenAI and most providers require.
-func ValidName(name string) bool { return checkName(name) == nil }
-
+// checkName checks a tool name: 1 to 64 ASCII letters, digits, '_' or '-',
+// as OpenAI and most providers require.
 func checkName(name string) error {
 	if name == "" {
 		return fmt.Errorf("%w: tool name is empty", ErrInvalidName)

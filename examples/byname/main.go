@@ -3,8 +3,8 @@
 // toolNames does with its ToolCallbackResolver. Only the named tools are
 // sent to the model, and only they can run.
 //
-// Resolvers chain: here the registry is asked first, then a small
-// StaticResolver of built-in tools. A name no resolver knows is an error
+// Resolvers chain: here the registry is asked first, then a second small
+// registry of built-in tools. A name no resolver knows is an error
 // before the model is asked.
 //
 //	go run ./examples/byname
@@ -68,6 +68,10 @@ func run() error {
 		return err
 	}
 	fmt.Println("registered:", strings.Join(registry.Names(), ", "))
+	var builtins toolcall.Registry
+	if err := builtins.Register(echo); err != nil {
+		return err
+	}
 
 	model := toolcalltest.NewModel(
 		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "currentWeather", `{"location":"Paris"}`)),
@@ -75,7 +79,7 @@ func run() error {
 		toolcalltest.Text("Hello! How can I help you?"),
 	)
 	client := toolcall.NewClient(model,
-		toolcall.WithResolver(toolcall.Chain(&registry, toolcall.StaticResolver(echo))))
+		toolcall.WithResolver(toolcall.Chain(&registry, &builtins)))
 	ctx := context.Background()
 
 	fmt.Println(`call 1: ToolNames("currentWeather")`)
@@ -89,7 +93,7 @@ func run() error {
 	}
 	fmt.Println("  answer:", resp.Content())
 
-	fmt.Println(`call 2: ToolNames("currentTime", "echo"), echo from the StaticResolver`)
+	fmt.Println(`call 2: ToolNames("currentTime", "echo"), echo from the built-ins`)
 	resp, err = client.Prompt("Hello").ToolNames("currentTime", "echo").Call(ctx)
 	if err != nil {
 		return err

@@ -1,5 +1,6 @@
 // Package httpline holds what both providers need to read an HTTP reply:
-// bounded line reading for streams and the Retry-After header.
+// bounded line reading for streams, the Retry-After header, and the error
+// an HTTP status means.
 package httpline
 
 import (
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolcall-go/toolcall"
 )
 
 // MaxLine bounds one line of a stream, so a broken server cannot exhaust
@@ -63,4 +66,21 @@ func RetryAfter(v string, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
+}
+
+// StatusError returns the sentinel that matches an HTTP status, or nil.
+func StatusError(status int) error {
+	switch {
+	case status == 401 || status == 403:
+		return toolcall.ErrUnauthorized
+	case status == 404:
+		return toolcall.ErrModelNotFound
+	case status == 429:
+		return toolcall.ErrRateLimited
+	case status >= 500:
+		return toolcall.ErrServer
+	case status >= 400:
+		return toolcall.ErrBadRequest
+	}
+	return nil
 }

@@ -31,7 +31,7 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 		Model:      model,
 		Message:    msg,
 		RetryAfter: httpline.RetryAfter(resp.Header.Get("Retry-After"), time.Now()),
-		Err:        toolcall.StatusError(resp.StatusCode),
+		Err:        httpline.StatusError(resp.StatusCode),
 	}
 	switch {
 	case resp.StatusCode == http.StatusBadRequest && supportsNoTools(msg):

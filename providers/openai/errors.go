@@ -36,7 +36,7 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 		Model:      model,
 		Message:    msg,
 		RetryAfter: retryAfter(resp.Header, time.Now()),
-		Err:        toolcall.StatusError(resp.StatusCode),
+		Err:        httpline.StatusError(resp.StatusCode),
 	}
 	switch {
 	case resp.StatusCode == http.StatusBadRequest && noToolSupport(msg):

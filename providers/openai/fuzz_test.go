@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/httpline"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
 
@@ -118,7 +119,7 @@ func FuzzResponse(f *testing.F) {
 			}
 			// An empty 404 names no cause: the endpoint or the model may be missing.
 			emptyNotFound := status == http.StatusNotFound && len(bytes.TrimSpace(body)) == 0 && pe.Err == nil
-			if !emptyNotFound && !errors.Is(err, toolcall.StatusError(status)) && !errors.Is(err, toolcall.ErrToolsNotSupported) {
+			if !emptyNotFound && !errors.Is(err, httpline.StatusError(status)) && !errors.Is(err, toolcall.ErrToolsNotSupported) {
 				t.Fatalf("status %d: error %T %v", status, err, err)
 			}
 			checkNoKey(t, err)
