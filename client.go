@@ -25,7 +25,7 @@ type Client struct {
 
 // NewClient returns a Client for model. With no options it offers no tools,
 // runs tool calls concurrently, reports tool failures to the model, and
-// allows [DefaultMaxIterations] tool rounds. With a nil model every call
+// allows 10 tool rounds ([WithMaxIterations]). With a nil model every call
 // returns an error.
 func NewClient(model ChatModel, opts ...Option) *Client {
 	c := &Client{model: model, cfg: defaultConfig()}

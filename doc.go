@@ -121,7 +121,7 @@
 //
 // A [Client] sends the prompt, lets its [Manager] execute the tool calls of
 // each reply (concurrently, in call order, see [WithConcurrency]), and sends
-// the results back, at most [DefaultMaxIterations] rounds ([WithMaxIterations]).
+// the results back, at most 10 rounds by default ([WithMaxIterations]).
 // A tool error goes to the model as the result and the loop goes on; a
 // [ToolErrorHandler] may instead abort. A call to a tool that was not offered
 // runs nothing. When every tool called in a reply has returnDirect, their

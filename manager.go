@@ -14,10 +14,6 @@ import (
 	"github.com/toolcall-go/toolcall/internal/check"
 )
 
-// DefaultConcurrency bounds how many tool calls of one model response run
-// at once, unless [WithConcurrency] says otherwise.
-const DefaultConcurrency = 16
-
 // A Manager executes the tool calls of a model response: it finds each
 // called tool among the tools offered, validates the arguments against the
 // tool's schema, calls it, converts the result, and applies the error

@@ -80,9 +80,18 @@ type optionFunc func(*config)
 
 func (f optionFunc) apply(c *config) { f(c) }
 
-// DefaultMaxIterations is the number of tool rounds a call may take unless
-// [WithMaxIterations] says otherwise.
-const DefaultMaxIterations = 10
+// NoLimit, given to an option that takes a limit, removes the limit. Zero
+// means the default everywhere.
+const NoLimit = -1
+
+// The defaults, which the options' docs state.
+const (
+	defaultMaxIterations    = 10
+	defaultConcurrency      = 16
+	defaultMaxArgumentBytes = 1 << 20
+	defaultMaxResultBytes   = 1 << 20
+	defaultMaxArgumentDepth = 10000 // also the most WithMaxArgumentDepth allows
+)
 
 type config struct {
 	// execution
@@ -113,22 +122,13 @@ type config struct {
 
 func defaultConfig() config {
 	return config{
-		concurrency:      DefaultConcurrency,
-		maxIterations:    DefaultMaxIterations,
-		maxArgumentBytes: DefaultMaxArgumentBytes,
-		maxArgumentDepth: DefaultMaxArgumentDepth,
-		maxResultBytes:   DefaultMaxResultBytes,
+		concurrency:      defaultConcurrency,
+		maxIterations:    defaultMaxIterations,
+		maxArgumentBytes: defaultMaxArgumentBytes,
+		maxArgumentDepth: defaultMaxArgumentDepth,
+		maxResultBytes:   defaultMaxResultBytes,
 	}
 }
-
-// Default limits on what flows between model and tools.
-const (
-	DefaultMaxArgumentBytes = 1 << 20 // 1 MiB of arguments per call
-	DefaultMaxResultBytes   = 1 << 20 // 1 MiB of result text per call
-	// DefaultMaxArgumentDepth is the deepest nesting of arrays and objects
-	// in arguments, and also the most [WithMaxArgumentDepth] allows.
-	DefaultMaxArgumentDepth = 10000
-)
 
 // A ToolErrorHandler decides what a failed tool call becomes: a text for the
 // model (return text, nil) or the end of the call (return a non-nil error,
@@ -190,12 +190,16 @@ type ModelCall struct {
 	Duration time.Duration
 }
 
-// WithConcurrency bounds how many tool calls of one response run at once.
-// 1 runs them one after another; n < 1 means [DefaultConcurrency].
+// WithConcurrency bounds how many tool calls of one response run at once,
+// 16 by default. 1 runs them one after another, in call order; zero means
+// the default; [NoLimit] runs them all at once.
 func WithConcurrency(n int) Option {
 	return optionFunc(func(c *config) {
-		if n < 1 {
-			n = DefaultConcurrency
+		switch {
+		case n == NoLimit:
+			n = int(^uint(0) >> 1)
+		case n < 1:
+			n = defaultConcurrency
 		}
 		c.concurrency = n
 	})
@@ -214,10 +218,10 @@ func WithUnknownToolPolicy(p UnknownToolPolicy) Option {
 // WithToolTimeout bounds each tool call; a tool past it gets its context
 // cancelled and the model is told it timed out. Tools must honour their
 // context: a round ends only when each of its tools has returned, so one
-// that ignores its context holds up the call. Zero means no limit (the
-// default).
+// that ignores its context holds up the call. There is no timeout by
+// default; zero means the default, and so does [NoLimit].
 func WithToolTimeout(d time.Duration) Option {
-	return optionFunc(func(c *config) { c.toolTimeout = d })
+	return optionFunc(func(c *config) { c.toolTimeout = max(d, 0) })
 }
 
 // WithResultConverter sets the converter for tools that have none of their
@@ -226,30 +230,44 @@ func WithResultConverter(conv ResultConverter) Option {
 	return optionFunc(func(c *config) { c.converter = conv })
 }
 
-// WithMaxArgumentBytes bounds the size of one call's arguments; larger
-// arguments are refused and the model is told the limit. n <= 0 removes the
-// limit. Default [DefaultMaxArgumentBytes].
+// WithMaxArgumentBytes bounds the size of one call's arguments, 1 MiB by
+// default; larger arguments are refused and the model is told the limit.
+// Zero means the default; [NoLimit] removes the limit.
 func WithMaxArgumentBytes(n int) Option {
-	return optionFunc(func(c *config) { c.maxArgumentBytes = n })
+	return optionFunc(func(c *config) { c.maxArgumentBytes = limit(n, defaultMaxArgumentBytes) })
+}
+
+// limit reads a limit option: zero (or any other negative number than
+// NoLimit) is the default, NoLimit is none.
+func limit(n, def int) int {
+	switch {
+	case n == NoLimit:
+		return 0
+	case n <= 0:
+		return def
+	}
+	return n
 }
 
 // WithMaxArgumentDepth bounds how deeply arrays and objects may nest in
 // one call's arguments; deeper arguments are refused and the model is told
-// the limit. n < 1 or above [DefaultMaxArgumentDepth] means the default.
+// the limit. The default, 10,000 levels, is also the most: zero, [NoLimit]
+// and larger numbers mean the default.
 func WithMaxArgumentDepth(n int) Option {
 	return optionFunc(func(c *config) {
-		if n < 1 || n > DefaultMaxArgumentDepth {
-			n = DefaultMaxArgumentDepth
+		if n < 1 || n > defaultMaxArgumentDepth {
+			n = defaultMaxArgumentDepth
 		}
 		c.maxArgumentDepth = n
 	})
 }
 
-// WithMaxResultBytes bounds the size of one tool result; a longer result is
-// cut and ends with a marker saying so (a line "[truncated: result was N bytes, limit L]"). n <= 0
-// removes the limit. Default [DefaultMaxResultBytes].
+// WithMaxResultBytes bounds the size of one tool result, 1 MiB by default;
+// a longer result is cut and ends with a line saying so ("[truncated:
+// result was N bytes, limit L]"). Zero means the default; [NoLimit]
+// removes the limit.
 func WithMaxResultBytes(n int) Option {
-	return optionFunc(func(c *config) { c.maxResultBytes = n })
+	return optionFunc(func(c *config) { c.maxResultBytes = limit(n, defaultMaxResultBytes) })
 }
 
 // WithStrictTools sends every tool in its strict variant (see [WithStrict]),
@@ -295,12 +313,16 @@ func WithHooks(h Hooks) Option {
 	return optionFunc(func(c *config) { c.hooks = h })
 }
 
-// WithMaxIterations sets how many tool rounds a call may take; past it the
-// call ends with [ErrMaxIterations]. n < 1 means [DefaultMaxIterations].
+// WithMaxIterations sets how many tool rounds a call may take, 10 by
+// default; past it the call ends with [ErrMaxIterations]. Zero means the
+// default; [NoLimit] removes the bound, for a model you trust to stop.
 func WithMaxIterations(n int) Option {
 	return optionFunc(func(c *config) {
-		if n < 1 {
-			n = DefaultMaxIterations
+		switch {
+		case n == NoLimit:
+			n = int(^uint(0) >> 1)
+		case n < 1:
+			n = defaultMaxIterations
 		}
 		c.maxIterations = n
 	})
