@@ -24,7 +24,7 @@ func TestLimitsZeroIsDefaultNoLimitIsNone(t *testing.T) {
 	}) (string, error) {
 		return in.Text[:1], nil
 	})
-	run := func(t *testing.T, tool toolcall.Tool, args string, opt toolcall.Option) toolcall.ToolExecution {
+	run := func(t *testing.T, tool toolcall.Tool, args string, opt toolcall.ManagerOption) toolcall.ToolExecution {
 		t.Helper()
 		ex, err := toolcall.NewManager(opt).Execute(context.Background(), []toolcall.Tool{tool},
 			&toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}},
@@ -38,7 +38,7 @@ func TestLimitsZeroIsDefaultNoLimitIsNone(t *testing.T) {
 		name   string
 		tool   toolcall.Tool
 		args   string
-		opt    toolcall.Option
+		opt    toolcall.ManagerOption
 		result func(t *testing.T, e toolcall.ToolExecution)
 	}{
 		{"result, zero is 1 MiB", big, `{}`, toolcall.WithMaxResultBytes(0), func(t *testing.T, e toolcall.ToolExecution) {

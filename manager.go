@@ -26,9 +26,8 @@ type Manager struct {
 	cfg config
 }
 
-// NewManager returns a Manager. Options that concern only a client's loop
-// (such as [WithMaxIterations]) are ignored.
-func NewManager(opts ...Option) *Manager {
+// NewManager returns a Manager configured by opts.
+func NewManager(opts ...ManagerOption) *Manager {
 	m := &Manager{cfg: defaultConfig()}
 	for _, o := range opts {
 		o.apply(&m.cfg)

@@ -72,13 +72,29 @@ func WithConverter(conv ResultConverter) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.converter = conv })
 }
 
-// An Option configures a [Client] or a [Manager]. Options about the loop
-// (iterations, default tools) matter only to a Client.
+// An Option configures a [Client]: given to [NewClient] and [Client.With]
+// it sets a client-wide default, given to [Prompt.With] it applies to one
+// call. Values of one request (messages, tools, tool context, sampling
+// options) are [Prompt] methods; settings of the loop are options.
 type Option interface{ apply(*config) }
+
+// A ManagerOption configures how tool calls are executed. [NewManager]
+// takes only these, so an option about a client's loop cannot be given to
+// a Manager and ignored; as an Option, a Client takes them too and hands
+// them to its Manager.
+type ManagerOption interface {
+	Option
+	executes()
+}
 
 type optionFunc func(*config)
 
 func (f optionFunc) apply(c *config) { f(c) }
+
+type execOption func(*config)
+
+func (f execOption) apply(c *config) { f(c) }
+func (execOption) executes()         {}
 
 // NoLimit, given to an option that takes a limit, removes the limit. Zero
 // means the default everywhere.
@@ -193,8 +209,8 @@ type ModelCall struct {
 // WithConcurrency bounds how many tool calls of one response run at once,
 // 16 by default. 1 runs them one after another, in call order; zero means
 // the default; [NoLimit] runs them all at once.
-func WithConcurrency(n int) Option {
-	return optionFunc(func(c *config) {
+func WithConcurrency(n int) ManagerOption {
+	return execOption(func(c *config) {
 		switch {
 		case n == NoLimit:
 			n = int(^uint(0) >> 1)
@@ -206,13 +222,13 @@ func WithConcurrency(n int) Option {
 }
 
 // WithToolErrorHandler replaces [DefaultToolErrorHandler].
-func WithToolErrorHandler(h ToolErrorHandler) Option {
-	return optionFunc(func(c *config) { c.errorHandler = h })
+func WithToolErrorHandler(h ToolErrorHandler) ManagerOption {
+	return execOption(func(c *config) { c.errorHandler = h })
 }
 
 // WithUnknownToolPolicy sets what a call to a tool not offered does.
-func WithUnknownToolPolicy(p UnknownToolPolicy) Option {
-	return optionFunc(func(c *config) { c.unknownTool = p })
+func WithUnknownToolPolicy(p UnknownToolPolicy) ManagerOption {
+	return execOption(func(c *config) { c.unknownTool = p })
 }
 
 // WithToolTimeout bounds each tool call; a tool past it gets its context
@@ -220,21 +236,21 @@ func WithUnknownToolPolicy(p UnknownToolPolicy) Option {
 // context: a round ends only when each of its tools has returned, so one
 // that ignores its context holds up the call. There is no timeout by
 // default; zero means the default, and so does [NoLimit].
-func WithToolTimeout(d time.Duration) Option {
-	return optionFunc(func(c *config) { c.toolTimeout = max(d, 0) })
+func WithToolTimeout(d time.Duration) ManagerOption {
+	return execOption(func(c *config) { c.toolTimeout = max(d, 0) })
 }
 
 // WithResultConverter sets the converter for tools that have none of their
 // own.
-func WithResultConverter(conv ResultConverter) Option {
-	return optionFunc(func(c *config) { c.converter = conv })
+func WithResultConverter(conv ResultConverter) ManagerOption {
+	return execOption(func(c *config) { c.converter = conv })
 }
 
 // WithMaxArgumentBytes bounds the size of one call's arguments, 1 MiB by
 // default; larger arguments are refused and the model is told the limit.
 // Zero means the default; [NoLimit] removes the limit.
-func WithMaxArgumentBytes(n int) Option {
-	return optionFunc(func(c *config) { c.maxArgumentBytes = limit(n, defaultMaxArgumentBytes) })
+func WithMaxArgumentBytes(n int) ManagerOption {
+	return execOption(func(c *config) { c.maxArgumentBytes = limit(n, defaultMaxArgumentBytes) })
 }
 
 // limit reads a limit option: zero (or any other negative number than
@@ -253,8 +269,8 @@ func limit(n, def int) int {
 // one call's arguments; deeper arguments are refused and the model is told
 // the limit. The default, 10,000 levels, is also the most: zero, [NoLimit]
 // and larger numbers mean the default.
-func WithMaxArgumentDepth(n int) Option {
-	return optionFunc(func(c *config) {
+func WithMaxArgumentDepth(n int) ManagerOption {
+	return execOption(func(c *config) {
 		if n < 1 || n > defaultMaxArgumentDepth {
 			n = defaultMaxArgumentDepth
 		}
@@ -266,14 +282,14 @@ func WithMaxArgumentDepth(n int) Option {
 // a longer result is cut and ends with a line saying so ("[truncated:
 // result was N bytes, limit L]"). Zero means the default; [NoLimit]
 // removes the limit.
-func WithMaxResultBytes(n int) Option {
-	return optionFunc(func(c *config) { c.maxResultBytes = limit(n, defaultMaxResultBytes) })
+func WithMaxResultBytes(n int) ManagerOption {
+	return execOption(func(c *config) { c.maxResultBytes = limit(n, defaultMaxResultBytes) })
 }
 
 // WithStrictTools sends every tool in its strict variant (see [WithStrict]),
 // whatever its schema's origin, and checks its calls against that variant.
-func WithStrictTools() Option {
-	return optionFunc(func(c *config) { c.strict = true })
+func WithStrictTools() ManagerOption {
+	return execOption(func(c *config) { c.strict = true })
 }
 
 // Middleware wraps each tool call a [Client] or [Manager] runs, e.g. for
@@ -289,8 +305,8 @@ type Middleware func(ctx context.Context, call ToolCall, next func(context.Conte
 // WithMiddleware adds middleware around every tool call; the first given
 // is the outermost. Wrapping changes nothing about the checks: each call is
 // checked once, before the first middleware.
-func WithMiddleware(mw ...Middleware) Option {
-	return optionFunc(func(c *config) {
+func WithMiddleware(mw ...Middleware) ManagerOption {
+	return execOption(func(c *config) {
 		for _, m := range mw {
 			if m != nil {
 				c.middleware = chainMiddleware(c.middleware, m)
@@ -308,9 +324,10 @@ func chainMiddleware(outer, inner Middleware) Middleware {
 	}
 }
 
-// WithHooks sets the observers of the loop.
-func WithHooks(h Hooks) Option {
-	return optionFunc(func(c *config) { c.hooks = h })
+// WithHooks sets the observers of the loop. A [Manager] on its own runs no
+// call and no model round, so of these it calls BeforeTool and AfterTool.
+func WithHooks(h Hooks) ManagerOption {
+	return execOption(func(c *config) { c.hooks = h })
 }
 
 // WithMaxIterations sets how many tool rounds a call may take, 10 by
@@ -342,8 +359,8 @@ func WithToolNames(names ...string) Option {
 
 // WithToolContext sets a client's default tool context; a prompt's values
 // win per key.
-func WithToolContext(m map[string]any) Option {
-	return optionFunc(func(c *config) { c.toolContext = c.toolContext.Merge(NewToolContext(m)) })
+func WithToolContext(m map[string]any) ManagerOption {
+	return execOption(func(c *config) { c.toolContext = c.toolContext.Merge(NewToolContext(m)) })
 }
 
 // WithResolver sets how tool names are resolved (see [Registry]).
