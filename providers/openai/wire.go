@@ -343,7 +343,10 @@ type assembler struct {
 	reasoning strings.Builder
 	calls     []pendingCall
 	// slots maps a streamed call's index to its position in calls.
-	slots  map[int]int
+	slots map[int]int
+	// early holds extra_content that came before anything else of its call,
+	// by index: it alone does not make a call.
+	early  map[int]json.RawMessage
 	finish string
 	usage  *goopenai.Usage
 }
@@ -388,14 +391,20 @@ func (a *assembler) addFragment(pos int, c *wireCall) (toolcall.ToolCallDelta, b
 	}
 	extra := extraContent(c.ExtraContent)
 	if !ok {
-		if id == "" && c.Function.Name == "" && len(c.Function.Arguments) == 0 && extra == nil {
+		if id == "" && c.Function.Name == "" && len(c.Function.Arguments) == 0 {
+			if extra != nil && a.early[k] == nil {
+				if a.early == nil {
+					a.early = make(map[int]json.RawMessage)
+				}
+				a.early[k] = extra
+			}
 			return toolcall.ToolCallDelta{}, false
 		}
 		if a.slots == nil {
 			a.slots = make(map[int]int)
 		}
 		i = len(a.calls)
-		a.calls = append(a.calls, pendingCall{})
+		a.calls = append(a.calls, pendingCall{extra: a.early[k]})
 		a.slots[k] = i
 	}
 	p := &a.calls[i]
