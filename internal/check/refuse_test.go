@@ -2,11 +2,17 @@ package check
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// notJSONTails are encoding/json's errors for the truncated input "{":
+// the classic decoder's, and that of encoding/json/v2's v1 emulation, the
+// default from Go 1.27.
+var notJSONTails = []string{"EOF", "unexpected end of JSON input"}
 
 func TestRefuse(t *testing.T) {
 	const d7 = `"$schema":"http://json-schema.org/draft-07/schema#",`
@@ -76,7 +82,9 @@ func TestRefuse(t *testing.T) {
 		{"properties not object", `{"properties":[]}`, `keyword "properties": must be an object`},
 		{"duplicate keyword", `{"type":"string","type":"integer"}`, `keyword "type": keyword appears twice`},
 		{"not a schema", `[]`, `a schema must be an object or a boolean, got array`},
-		{"not JSON", `{`, `schema is not valid JSON: EOF`},
+		// The tail is encoding/json's error, which depends on the toolchain:
+		// see notJSONTails.
+		{"not JSON", `{`, `schema is not valid JSON: `},
 	}
 	require.GreaterOrEqual(t, len(tests), 40)
 	for _, tt := range tests {
@@ -86,6 +94,11 @@ func TestRefuse(t *testing.T) {
 			require.Error(t, err)
 			var se *SchemaError
 			require.True(t, errors.As(err, &se))
+			if tt.name == "not JSON" {
+				require.True(t, strings.HasPrefix(err.Error(), tt.want), err.Error())
+				assert.Contains(t, notJSONTails, strings.TrimPrefix(err.Error(), tt.want))
+				return
+			}
 			assert.Equal(t, tt.want, err.Error())
 		})
 	}

@@ -94,14 +94,14 @@ func addrEncoder(t reflect.Type) addrEncoderFunc {
 
 // hasMarshaler reports whether encoding/json would use a method of t or *t.
 func hasMarshaler(t reflect.Type) bool {
-	if t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+	if t.Implements(marshalerType) || t.Implements(textMarshalerType) || implementsExtra(t) {
 		return true
 	}
 	if t.Kind() == reflect.Pointer {
 		return false
 	}
 	p := reflect.PointerTo(t)
-	return p.Implements(marshalerType) || p.Implements(textMarshalerType)
+	return p.Implements(marshalerType) || p.Implements(textMarshalerType) || implementsExtra(p)
 }
 
 func newAddrEncoder(t reflect.Type, quoted bool) addrEncoderFunc {
@@ -168,6 +168,9 @@ func newAddrEncoder(t reflect.Type, quoted bool) addrEncoderFunc {
 	case reflect.Array:
 		elem, size, n := addrEncoder(t.Elem()), t.Elem().Size(), uintptr(t.Len())
 		return func(s *state, b []byte, p unsafe.Pointer) ([]byte, error) {
+			if s.depth++; s.depth > maxDepth {
+				return b, errFallback
+			}
 			b = append(b, '[')
 			for i := range n {
 				if i > 0 {
@@ -178,6 +181,7 @@ func newAddrEncoder(t reflect.Type, quoted bool) addrEncoderFunc {
 					return b, err
 				}
 			}
+			s.depth--
 			return append(b, ']'), nil
 		}
 	case reflect.Pointer:
@@ -253,18 +257,15 @@ type sliceHeader struct {
 }
 
 func newAddrSliceEncoder(t reflect.Type) addrEncoderFunc {
-	if t.Elem().Kind() == reflect.Uint8 {
-		p := reflect.PointerTo(t.Elem())
-		if !p.Implements(marshalerType) && !p.Implements(textMarshalerType) {
-			return func(_ *state, b []byte, p unsafe.Pointer) ([]byte, error) {
-				h := (*sliceHeader)(p)
-				if h.data == nil {
-					return append(b, "null"...), nil
-				}
-				b = append(b, '"')
-				b = base64.StdEncoding.AppendEncode(b, unsafe.Slice((*byte)(h.data), h.len))
-				return append(b, '"'), nil
+	if t.Elem().Kind() == reflect.Uint8 && !hasMarshaler(t.Elem()) {
+		return func(_ *state, b []byte, p unsafe.Pointer) ([]byte, error) {
+			h := (*sliceHeader)(p)
+			if h.data == nil {
+				return append(b, "null"...), nil
 			}
+			b = append(b, '"')
+			b = base64.StdEncoding.AppendEncode(b, unsafe.Slice((*byte)(h.data), h.len))
+			return append(b, '"'), nil
 		}
 	}
 	se := sliceElems{addrEncoder(t.Elem()), t.Elem().Size()}
@@ -314,9 +315,13 @@ type addrField struct {
 }
 
 // newAddrStructEncoder compiles t's fields to offsets, or returns nil when a
-// field is promoted through an embedded pointer, which may be nil.
+// field is promoted through an embedded pointer, which may be nil, or when
+// typeFields leaves t to encoding/json.
 func newAddrStructEncoder(t reflect.Type) addrEncoderFunc {
-	resolved := typeFields(t)
+	resolved, ok := typeFields(t)
+	if !ok {
+		return nil
+	}
 	fields := make([]addrField, len(resolved))
 	omits := false
 	for i, f := range resolved {
@@ -355,6 +360,9 @@ func newAddrStructEncoder(t reflect.Type) addrEncoderFunc {
 	if !omits {
 		// Every member is written: no bookkeeping of the first one.
 		return func(s *state, b []byte, p unsafe.Pointer) ([]byte, error) {
+			if s.depth++; s.depth > maxDepth {
+				return b, errFallback
+			}
 			start := len(b)
 			for i := range fields {
 				f := &fields[i]
@@ -364,11 +372,15 @@ func newAddrStructEncoder(t reflect.Type) addrEncoderFunc {
 					return b, err
 				}
 			}
+			s.depth--
 			b[start] = '{'
 			return append(b, '}'), nil
 		}
 	}
 	return func(s *state, b []byte, p unsafe.Pointer) ([]byte, error) {
+		if s.depth++; s.depth > maxDepth {
+			return b, errFallback
+		}
 		start := len(b)
 		for i := range fields {
 			f := &fields[i]
@@ -382,6 +394,7 @@ func newAddrStructEncoder(t reflect.Type) addrEncoderFunc {
 				return b, err
 			}
 		}
+		s.depth--
 		if len(b) == start {
 			return append(b, "{}"...), nil
 		}

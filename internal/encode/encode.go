@@ -2,14 +2,23 @@
 // encoding/json's Encoder with SetEscapeHTML(false) does, but through an
 // encoder compiled once per Go type.
 //
-// The compiled encoders mirror encoding/json's encoders (encode.go) rule for
-// rule, using the same reflect operations so that addressability, and with it
-// the choice between pointer- and value-receiver marshalers, is the same.
-// Whenever a value cannot be encoded (unsupported type or value, a failing
-// MarshalJSON or MarshalText, invalid output of MarshalJSON) or nests deeper
-// than encoding/json's cycle detection threshold, the whole value is encoded
-// again by encoding/json itself, so errors, their types and cycle detection
-// are exactly encoding/json's.
+// The reference is the encoding/json the program is built with, whichever
+// that is. Go 1.27 made the encoding/json v2 implementation the default
+// (GOEXPERIMENT=jsonv2; GOEXPERIMENT=nojsonv2 restores the classic one, and
+// Go 1.25 and 1.26 accept GOEXPERIMENT=jsonv2), and its v1 emulation writes
+// some values differently. The rules that differ live in two files selected
+// by the goexperiment.jsonv2 build tag: jsonv1.go follows the classic
+// encoder, jsonv2.go the v1 emulation of encoding/json/v2.
+//
+// The compiled encoders mirror encoding/json's encoders rule for rule, using
+// the same reflect operations so that addressability, and with it the choice
+// between pointer- and value-receiver marshalers, is the same. Whenever a
+// value cannot be encoded (unsupported type or value, a failing MarshalJSON
+// or MarshalText, invalid output of MarshalJSON), nests deeper than
+// encoding/json's cycle detection threshold, or needs a rule the compiled
+// encoders do not reproduce (listed in jsonv2.go), the whole value is
+// encoded again by encoding/json itself, so errors, their types and cycle
+// detection are exactly encoding/json's.
 package encode
 
 import (
@@ -30,6 +39,9 @@ import (
 // Errors are those encoding/json would return (unsupported type or value, a
 // MarshalJSON error...), same messages.
 func String(v any) (string, error) {
+	if preReleaseV2 {
+		return reference(v)
+	}
 	s := statePool.Get().(*state)
 	err := s.encode(v)
 	var out string
@@ -45,12 +57,19 @@ func String(v any) (string, error) {
 	return out, nil
 }
 
+// preReleaseV2 is set when encoding/json is a pre-release of the v2
+// implementation (GOEXPERIMENT=jsonv2 before Go 1.27), whose rules differ
+// from those of jsonv2.go: String then leaves every value to encoding/json.
+var preReleaseV2 bool
+
 // errFallback makes String hand the whole value to encoding/json.
 var errFallback = errors.New("encode: fall back to encoding/json")
 
-// maxDepth bounds pointer, map and slice nesting like encoding/json's
-// startDetectingCyclesAfter: beyond it encoding/json starts tracking
-// pointers to detect cycles, which we leave to it.
+// maxDepth bounds the nesting of pointers, maps, slices, arrays and structs,
+// below encoding/json's startDetectingCyclesAfter (pointers, maps and
+// slices): beyond it encoding/json starts tracking pointers to detect
+// cycles, which we leave to it. Counting arrays and structs too keeps the
+// output far below the nesting limit of encoding/json/v2 (10000 levels).
 const maxDepth = 1000
 
 // state is the per-call scratch space, pooled.
@@ -158,11 +177,26 @@ var (
 // ",string" field option; it only ever reaches basic kinds, possibly through
 // one pointer, so quoted encoders are built uncached.
 func newTypeEncoder(t reflect.Type, allowAddr, quoted bool) encoderFunc {
+	if t.Kind() == reflect.Interface {
+		if enc := newInterfaceEncoder(t); enc != nil {
+			return enc
+		}
+	}
+	if t != numberType && implementsMarshalerTo(t) {
+		if t.Kind() == reflect.Pointer {
+			// Through the element, whose method it is.
+			return newKindEncoder(t, quoted)
+		}
+		return unsupportedEncoder
+	}
 	if t.Kind() != reflect.Pointer && allowAddr && reflect.PointerTo(t).Implements(marshalerType) {
 		return condAddrEncoder(addrMarshalerEncoder, newTypeEncoder(t, false, quoted))
 	}
 	if t.Implements(marshalerType) {
 		return marshalerEncoder
+	}
+	if enc := newTextAppenderEncoder(t, allowAddr, quoted); enc != nil {
+		return enc
 	}
 	if t.Kind() != reflect.Pointer && allowAddr && reflect.PointerTo(t).Implements(textMarshalerType) {
 		return condAddrEncoder(addrTextMarshalerEncoder, newTypeEncoder(t, false, quoted))
@@ -170,6 +204,11 @@ func newTypeEncoder(t reflect.Type, allowAddr, quoted bool) encoderFunc {
 	if t.Implements(textMarshalerType) {
 		return textMarshalerEncoder
 	}
+	return newKindEncoder(t, quoted)
+}
+
+// newKindEncoder is newTypeEncoder once methods are ruled out.
+func newKindEncoder(t reflect.Type, quoted bool) encoderFunc {
 	switch t.Kind() {
 	case reflect.Bool:
 		if quoted {
@@ -247,18 +286,13 @@ func addrMarshalerEncoder(s *state, b []byte, v reflect.Value) ([]byte, error) {
 	return s.marshalJSON(b, m)
 }
 
-// marshalJSON appends m's output compacted, as encoding/json does: Compact
-// is its compaction without HTML escaping.
+// marshalJSON appends m's output as encoding/json does (see appendRawValue).
 func (s *state) marshalJSON(b []byte, m json.Marshaler) ([]byte, error) {
 	out, err := m.MarshalJSON()
 	if err != nil {
 		return b, errFallback
 	}
-	s.scratch.Reset()
-	if err := json.Compact(&s.scratch, out); err != nil {
-		return b, errFallback
-	}
-	return append(b, s.scratch.Bytes()...), nil
+	return s.appendRawValue(b, out)
 }
 
 func textMarshalerEncoder(s *state, b []byte, v reflect.Value) ([]byte, error) {
@@ -496,11 +530,8 @@ func (pe ptrEncoder) encode(s *state, b []byte, v reflect.Value) ([]byte, error)
 }
 
 func newSliceEncoder(t reflect.Type) encoderFunc {
-	if t.Elem().Kind() == reflect.Uint8 {
-		p := reflect.PointerTo(t.Elem())
-		if !p.Implements(marshalerType) && !p.Implements(textMarshalerType) {
-			return byteSliceEncoder
-		}
+	if t.Elem().Kind() == reflect.Uint8 && !hasMarshaler(t.Elem()) {
+		return byteSliceEncoder
 	}
 	// Slice elements are addressable: continue with addressed encoders.
 	se := sliceElems{addrEncoder(t.Elem()), t.Elem().Size()}
@@ -527,6 +558,9 @@ func newArrayEncoder(t reflect.Type) encoderFunc {
 }
 
 func (ae arrayEncoder) encode(s *state, b []byte, v reflect.Value) ([]byte, error) {
+	if s.depth++; s.depth > maxDepth {
+		return b, errFallback
+	}
 	b = append(b, '[')
 	n := v.Len()
 	for i := 0; i < n; i++ {
@@ -539,10 +573,12 @@ func (ae arrayEncoder) encode(s *state, b []byte, v reflect.Value) ([]byte, erro
 		}
 	}
 	b = append(b, ']')
+	s.depth--
 	return b, nil
 }
 
-// appendString is encoding/json's appendString with escapeHTML false.
+// appendString is encoding/json's appendString with escapeHTML false; the
+// replacement of invalid UTF-8 (invalidUTF8) depends on the implementation.
 func appendString[Bytes []byte | string](dst []byte, src Bytes) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -577,7 +613,7 @@ func appendString[Bytes []byte | string](dst []byte, src Bytes) []byte {
 		c, size := utf8.DecodeRuneInString(string(src[i : i+n]))
 		if c == utf8.RuneError && size == 1 {
 			dst = append(dst, src[start:i]...)
-			dst = append(dst, `\ufffd`...)
+			dst = append(dst, invalidUTF8...)
 			i += size
 			start = i
 			continue

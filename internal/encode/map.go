@@ -1,7 +1,6 @@
 package encode
 
 import (
-	"encoding"
 	"reflect"
 	"slices"
 	"strconv"
@@ -25,8 +24,8 @@ func newMapEncoder(t reflect.Type) encoderFunc {
 		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 	default:
-		if !t.Key().Implements(textMarshalerType) {
-			return unsupportedEncoder
+		if !isTextKey(t.Key()) {
+			return otherKeyMapEncoder
 		}
 	}
 	me := &mapEncoder{
@@ -101,18 +100,14 @@ func (me *mapEncoder) encode(s *state, b []byte, v reflect.Value) ([]byte, error
 	return b, nil
 }
 
-// resolveKeyName is encoding/json's: strings as is, then TextMarshaler, then
-// integers in decimal.
+// resolveKeyName is encoding/json's: strings as is, then the text methods
+// (keyText), then integers in decimal.
 func resolveKeyName(k reflect.Value) (string, error) {
 	if k.Kind() == reflect.String {
 		return k.String(), nil
 	}
-	if tm, ok := reflect.TypeAssert[encoding.TextMarshaler](k); ok {
-		if k.Kind() == reflect.Pointer && k.IsNil() {
-			return "", nil
-		}
-		buf, err := tm.MarshalText()
-		return string(buf), err
+	if text, ok, err := keyText(k); ok {
+		return text, err
 	}
 	switch k.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -131,7 +126,7 @@ func resolveKeyName(k reflect.Value) (string, error) {
 func addrSensitive(t reflect.Type) bool {
 	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface {
 		p := reflect.PointerTo(t)
-		if p.Implements(marshalerType) || p.Implements(textMarshalerType) || p.Implements(isZeroerType) {
+		if p.Implements(marshalerType) || p.Implements(textMarshalerType) || p.Implements(isZeroerType) || implementsExtra(p) {
 			return true
 		}
 	}

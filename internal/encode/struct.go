@@ -5,14 +5,13 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // field is one JSON object member of a struct, resolved as encoding/json
 // resolves it (typeFields).
 type field struct {
 	name      string
-	prefix    string // `"name":`, written unescaped as encoding/json does without HTML escaping
+	prefix    string // `"name":`, the name quoted as encoding/json writes it without HTML escaping
 	tag       bool
 	index     []int
 	typ       reflect.Type
@@ -31,12 +30,19 @@ type structEncoder struct {
 }
 
 func newStructEncoder(t reflect.Type) encoderFunc {
-	return structEncoder{typeFields(t), newAddrStructEncoder(t)}.encode
+	fields, ok := typeFields(t)
+	if !ok {
+		return unsupportedEncoder
+	}
+	return structEncoder{fields, newAddrStructEncoder(t)}.encode
 }
 
 func (se structEncoder) encode(s *state, b []byte, v reflect.Value) ([]byte, error) {
 	if se.addressed != nil && v.CanAddr() {
 		return se.addressed(s, b, v.Addr().UnsafePointer())
+	}
+	if s.depth++; s.depth > maxDepth {
+		return b, errFallback
 	}
 	next := byte('{')
 FieldLoop:
@@ -71,6 +77,7 @@ FieldLoop:
 			return b, err
 		}
 	}
+	s.depth--
 	if next == '{' {
 		b = append(b, "{}"...)
 	} else {
@@ -101,7 +108,9 @@ var isZeroerType = reflect.TypeFor[isZeroer]()
 
 // typeFields is encoding/json's typeFields: a breadth-first walk of embedded
 // structs, then Go's visibility rules to pick the dominant field per name.
-func typeFields(t reflect.Type) []field {
+// It reports false for structs the compiled encoders leave to encoding/json
+// (see parseJSONTag).
+func typeFields(t reflect.Type) ([]field, bool) {
 	current := []field{}
 	next := []field{{typ: t}}
 
@@ -142,10 +151,8 @@ func typeFields(t reflect.Type) []field {
 				if tag == "-" {
 					continue
 				}
-				name, opts := parseTag(tag)
-				if !isValidTag(name) {
-					name = ""
-				}
+				jt := parseJSONTag(tag)
+				name := jt.name
 				index := make([]int, len(f.index)+1)
 				copy(index, f.index)
 				index[len(f.index)] = i
@@ -154,10 +161,16 @@ func typeFields(t reflect.Type) []field {
 				if ft.Name() == "" && ft.Kind() == reflect.Pointer {
 					ft = ft.Elem()
 				}
+				if jt.fallback || name == "" && jt.embed && ft.Kind() != reflect.Struct {
+					return nil, false
+				}
+				if skipField(sf, ft, jt) {
+					continue
+				}
 
 				// ",string" applies only to scalar fields.
 				quoted := false
-				if opts.contains("string") {
+				if jt.quoted {
 					switch ft.Kind() {
 					case reflect.Bool,
 						reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -169,19 +182,19 @@ func typeFields(t reflect.Type) []field {
 				}
 
 				// A named field, or an embedded non-struct: a member.
-				if name != "" || !sf.Anonymous || ft.Kind() != reflect.Struct {
+				if name != "" || !(sf.Anonymous || jt.embed) || ft.Kind() != reflect.Struct {
 					tagged := name != ""
 					if name == "" {
 						name = sf.Name
 					}
 					field := field{
 						name:      name,
-						prefix:    `"` + name + `":`,
+						prefix:    string(appendString(nil, name)) + ":",
 						tag:       tagged,
 						index:     index,
 						typ:       ft,
-						omitEmpty: opts.contains("omitempty"),
-						omitZero:  opts.contains("omitzero"),
+						omitEmpty: jt.omitEmpty,
+						omitZero:  jt.omitZero,
 						quoted:    quoted,
 					}
 					if field.omitZero {
@@ -257,7 +270,7 @@ func typeFields(t reflect.Type) []field {
 			f.encoder = typeEncoder(ft)
 		}
 	}
-	return fields
+	return fields, true
 }
 
 // isZeroFunc is encoding/json's omitzero test for fields whose type has an
@@ -313,38 +326,12 @@ func typeByIndex(t reflect.Type, index []int) reflect.Type {
 	return t
 }
 
-func isValidTag(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-			// Backslash and quote chars are reserved, but
-			// otherwise any punctuation chars are allowed
-			// in a tag name.
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
-}
-
-type tagOptions string
-
-func parseTag(tag string) (string, tagOptions) {
-	tag, opt, _ := strings.Cut(tag, ",")
-	return tag, tagOptions(opt)
-}
-
-func (o tagOptions) contains(name string) bool {
-	s := string(o)
-	for s != "" {
-		var opt string
-		opt, s, _ = strings.Cut(s, ",")
-		if opt == name {
-			return true
-		}
-	}
-	return false
+// jsonTag is what a struct field's json tag asks for, as parseJSONTag reads it.
+type jsonTag struct {
+	name      string // "" when the tag names no member
+	omitEmpty bool
+	omitZero  bool
+	quoted    bool // ",string"
+	embed     bool // ",embed" (encoding/json/v2): members inlined like an embedded struct's
+	fallback  bool // a tag the compiled encoders leave to encoding/json
 }

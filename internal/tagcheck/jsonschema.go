@@ -550,8 +550,13 @@ func checkNumber(piece, val string) error {
 }
 
 func typeName(t reflect.Type) string {
-	if t == nil {
+	switch t {
+	case nil:
 		return "nil"
+	case rawType:
+		// The name users write: from Go 1.27 an alias of jsontext.Value,
+		// which reflect reports instead.
+		return "json.RawMessage"
 	}
 	return t.String()
 }
