@@ -27,6 +27,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
 	"math"
 	"reflect"
 	"strconv"
@@ -487,7 +488,7 @@ func numberEncoder(quoted bool) encoderFunc {
 		if num == "" {
 			num = "0" // Number's zero value
 		}
-		if !isValidNumber(num) {
+		if !jsonnode.ValidNumber(num) {
 			return b, errFallback
 		}
 		if quoted {
@@ -641,46 +642,3 @@ var safeSet = func() (set [utf8.RuneSelf]bool) {
 	}
 	return set
 }()
-
-// isValidNumber is encoding/json's check of a json.Number literal.
-func isValidNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	if s[0] == '-' {
-		s = s[1:]
-		if s == "" {
-			return false
-		}
-	}
-	switch {
-	default:
-		return false
-	case s[0] == '0':
-		s = s[1:]
-	case '1' <= s[0] && s[0] <= '9':
-		s = s[1:]
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	if len(s) >= 2 && s[0] == '.' && '0' <= s[1] && s[1] <= '9' {
-		s = s[2:]
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	if len(s) >= 2 && (s[0] == 'e' || s[0] == 'E') {
-		s = s[1:]
-		if s[0] == '+' || s[0] == '-' {
-			s = s[1:]
-			if s == "" {
-				return false
-			}
-		}
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	return s == ""
-}

@@ -226,7 +226,7 @@ func (c *converter) number(key string, v json.Number) {
 	if v == "" {
 		return
 	}
-	if !validNumber(string(v)) {
+	if !jsonnode.ValidNumber(string(v)) {
 		c.fail(errSlowPath)
 		return
 	}
@@ -331,7 +331,7 @@ func (c *converter) data(v any) any {
 		if v == "" {
 			return json.Number("0") // what encoding/json writes for it
 		}
-		if !validNumber(string(v)) {
+		if !jsonnode.ValidNumber(string(v)) {
 			c.fail(errSlowPath)
 			return nil
 		}
@@ -424,47 +424,4 @@ func text(s string) string {
 		i += n
 	}
 	return string(b)
-}
-
-// validNumber is encoding/json's grammar check of a json.Number.
-func validNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	if s[0] == '-' {
-		s = s[1:]
-		if s == "" {
-			return false
-		}
-	}
-	switch {
-	default:
-		return false
-	case s[0] == '0':
-		s = s[1:]
-	case '1' <= s[0] && s[0] <= '9':
-		s = s[1:]
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	if len(s) >= 2 && s[0] == '.' && '0' <= s[1] && s[1] <= '9' {
-		s = s[2:]
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	if len(s) >= 2 && (s[0] == 'e' || s[0] == 'E') {
-		s = s[1:]
-		if s[0] == '+' || s[0] == '-' {
-			s = s[1:]
-			if s == "" {
-				return false
-			}
-		}
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	return s == ""
 }
