@@ -283,32 +283,14 @@ func (t *reflectTool) run(ctx context.Context, call ToolCall, args []byte, k *ch
 }
 
 func (t *reflectTool) invoke(ctx context.Context, args reflect.Value) (string, error) {
-	ft := t.fn.Type()
-	in := make([]reflect.Value, ft.NumIn())
-	if t.shape.Context >= 0 {
-		in[t.shape.Context] = reflect.ValueOf(&ctx).Elem()
-	}
-	if t.shape.ToolContext >= 0 {
-		in[t.shape.ToolContext] = reflect.ValueOf(ToolContextFrom(ctx))
-	}
-	switch t.shape.Input {
-	case signature.Struct:
-		in[t.shape.Params[0]] = args
-	case signature.Positional:
-		for i, pi := range t.shape.Params {
-			in[pi] = args.Field(i)
-		}
-	}
-	out := t.fn.Call(in)
-	if t.shape.Error {
-		if err, _ := out[len(out)-1].Interface().(error); err != nil {
-			return "", err
-		}
-	}
-	if !t.shape.Result {
+	result, ok, err := t.shape.Call(t.fn, reflect.ValueOf(&ctx).Elem(), reflect.ValueOf(ToolContextFrom(ctx)), args)
+	switch {
+	case err != nil:
+		return "", err
+	case !ok:
 		return NoResultText, nil
 	}
-	return convert(ctx, t.conv, out[0].Interface())
+	return convert(ctx, t.conv, result)
 }
 
 // convert applies the tool's converter, else the client's, else the default.

@@ -73,23 +73,17 @@
 // naming the field and the rule, and the tool does not run. Arguments that
 // are empty, blank or null mean {}.
 //
-// The checks fail closed: every keyword of a schema is either enforced or a
-// known annotation, and anything else is refused when the tool is defined,
-// with a [*DefinitionError] naming the tool, the parameter path and the
-// keyword. Enforced (JSON Schema draft 2020-12, or draft-07 when $schema
-// says so): type, enum, const, the numeric bounds and multipleOf (compared
-// exactly, never through float64), minLength and maxLength (in characters),
-// pattern, format (date-time, date, time, uuid, ipv4, ipv6), properties,
-// required, additionalProperties, patternProperties, propertyNames,
-// minProperties, maxProperties, dependentRequired, dependentSchemas, items,
-// prefixItems, minItems, maxItems, uniqueItems, contains, minContains,
-// maxContains, allOf, anyOf, oneOf (exactly one), not, if/then/else, and
-// local $ref into $defs or definitions, recursive too. Annotations: title,
-// description, examples, default, deprecated, readOnly, writeOnly,
-// $comment, contentEncoding, contentMediaType, other formats, and x-*
-// extensions. Refused: remote references, $anchor and $dynamicRef,
-// unevaluatedProperties and unevaluatedItems, other drafts, unknown or
-// misspelled keywords, and malformed values.
+// The checks fail closed: every keyword of a schema is enforced, a known
+// annotation, or refused when the tool is defined with a
+// [*DefinitionError] naming the tool, the parameter path and the keyword.
+// Every assertion of JSON Schema draft 2020-12 (draft-07 when $schema says
+// so) is enforced, local $ref included, numbers compared exactly and
+// lengths counted in characters; formats checked are date-time, date,
+// time, uuid, ipv4 and ipv6. Annotations are title, description, examples,
+// default, deprecated, readOnly, writeOnly, $comment, the content keywords,
+// other formats and x-* extensions. Refused: remote references, $anchor,
+// $dynamicRef, unevaluatedProperties and unevaluatedItems, other drafts,
+// unknown or misspelled keywords, and malformed values.
 //
 // JSON Schema patterns are ECMA-262 regular expressions, and Go's regexp is
 // RE2: a pattern RE2 cannot compile (lookahead, lookbehind,
@@ -106,11 +100,6 @@
 // unknown keyword in a jsonschema tag, a keyword that does not apply to the
 // field's type, and a tag piece without "=" (an unescaped comma) are
 // definition errors.
-//
-// A Tool of your own that wraps another is checked by the Manager like any
-// tool. The tools this package builds check when their Call is used
-// directly as well, so a wrapper calling one checks again, with the same
-// verdict; [WithMiddleware] wraps every call without a second check.
 //
 // Results become text by [ConvertResult]: strings and json.RawMessage as
 // they are, a tool with no result value sends [NoResultText], anything else

@@ -227,3 +227,34 @@ func ReadMethodTag(tag reflect.StructTag) (MethodTag, error) {
 	}
 	return m, nil
 }
+
+// Call calls fn, of this shape, with the context, the tool context and the
+// arguments (a struct, or a struct of the positional parameters), and
+// returns its result, whether it has one, and its error.
+func (s Shape) Call(fn, ctx, toolCtx, args reflect.Value) (result any, ok bool, err error) {
+	in := make([]reflect.Value, fn.Type().NumIn())
+	if s.Context >= 0 {
+		in[s.Context] = ctx
+	}
+	if s.ToolContext >= 0 {
+		in[s.ToolContext] = toolCtx
+	}
+	switch s.Input {
+	case Struct:
+		in[s.Params[0]] = args
+	case Positional:
+		for i, pi := range s.Params {
+			in[pi] = args.Field(i)
+		}
+	}
+	out := fn.Call(in)
+	if s.Error {
+		if err, _ := out[len(out)-1].Interface().(error); err != nil {
+			return nil, false, err
+		}
+	}
+	if !s.Result {
+		return nil, false, nil
+	}
+	return out[0].Interface(), true, nil
+}
