@@ -57,7 +57,8 @@ type Metadata struct {
 var emptySchema = json.RawMessage(`{"type":"object","properties":{},"required":[],"additionalProperties":false}`)
 
 // NewTool returns a tool defined by hand: def is sent to the model as is
-// (an empty InputSchema means no parameters) and call runs it. It is the
+// (an empty InputSchema means no parameters; a strict one, by def.Strict
+// or [WithStrict], is sent in its strict variant) and call runs it. It is the
 // way to build tools whose schema is not a Go type, such as tools bridged
 // from another protocol. Options override parts of def.
 //
@@ -82,6 +83,10 @@ func NewTool(def Definition, call func(ctx context.Context, arguments json.RawMe
 	in, err := newInput(cfg.schema, nil, nil, false)
 	if err == nil {
 		err = checkObjectSchema(cfg.name, in.Tree)
+	}
+	if err == nil && cfg.strict { // as for tools built from Go types
+		cfg.schema = in.StrictSchema()
+		in, err = newInput(cfg.schema, nil, nil, false)
 	}
 	if err != nil {
 		err.(*DefinitionError).Method = cfg.name
