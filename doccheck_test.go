@@ -233,3 +233,48 @@ func TestSecurityGuaranteesNameRealTests(t *testing.T) {
 	}
 	assert.Greater(t, named, 10)
 }
+
+// apiBudget bounds the root package's exported top-level identifiers
+// (consts, vars, types and funcs, each name counted). It only goes down:
+// the v1 API must fit in 90.
+const apiBudget = 135
+
+// TestExportedIdentifierBudget counts the root package's exported
+// top-level identifiers from the source and fails above apiBudget.
+func TestExportedIdentifierBudget(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	var names []string
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		require.NoError(t, err)
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.IsExported() {
+					names = append(names, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() {
+							names = append(names, s.Name.Name)
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if n.IsExported() {
+								names = append(names, n.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	assert.LessOrEqual(t, len(names), apiBudget, "the root package exports %d top-level identifiers: %s", len(names), strings.Join(slices.Sorted(slices.Values(names)), " "))
+}
