@@ -29,11 +29,9 @@ type Type struct {
 	HasDuration bool             // the type holds a time.Duration, which needs its own decoder
 
 	// The variants are derived on first use: most tools never ask for them.
-	strictOnce  sync.Once
-	strict      json.RawMessage
-	strictTree  *jsonnode.Object
-	lenientOnce sync.Once
-	lenient     *jsonnode.Object
+	strictOnce sync.Once
+	strict     json.RawMessage
+	strictTree *jsonnode.Object
 }
 
 // Strict returns the strict variant of the schema: every property is
@@ -44,16 +42,6 @@ func (t *Type) Strict() (json.RawMessage, *jsonnode.Object) {
 		t.strict = marshal(t.strictTree)
 	})
 	return t.strict, t.strictTree
-}
-
-// Lenient returns the plain schema in which optional properties also
-// accept null, as a model in strict mode sends them, while they stay
-// optional.
-func (t *Type) Lenient() *jsonnode.Object {
-	t.lenientOnce.Do(func() {
-		t.lenient = rewriteOptional(clone(t.Tree).(*jsonnode.Object), false)
-	})
-	return t.lenient
 }
 
 // StrictOf returns the strict variant of the object schema tree, which is
