@@ -2,10 +2,10 @@ package check
 
 import (
 	"bytes"
-	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolcall-go/toolcall/internal/schema"
 	"reflect"
 	"strconv"
 	"strings"
@@ -40,24 +40,11 @@ var (
 )
 
 var (
-	durationType        = reflect.TypeFor[time.Duration]()
-	timeType            = reflect.TypeFor[time.Time]()
-	rawMessageType      = reflect.TypeFor[json.RawMessage]()
-	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
-	jsonUnmarshalerFrom = reflect.TypeFor[json2.UnmarshalerFrom]()
-	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
-	stringType          = reflect.TypeFor[string]()
+	durationType   = reflect.TypeFor[time.Duration]()
+	timeType       = reflect.TypeFor[time.Time]()
+	rawMessageType = reflect.TypeFor[json.RawMessage]()
+	stringType     = reflect.TypeFor[string]()
 )
-
-// decodesItself reports whether t (or *t) reads its own JSON or text form.
-func decodesItself(t reflect.Type) bool {
-	for _, u := range []reflect.Type{jsonUnmarshalerType, jsonUnmarshalerFrom, textUnmarshalerType} {
-		if t.Implements(u) || reflect.PointerTo(t).Implements(u) {
-			return true
-		}
-	}
-	return false
-}
 
 // Decode decodes args (normalised as by Normalize) into target, a
 // pointer, with the codec. It is the path for types without a Plan; it
@@ -131,7 +118,7 @@ func violationOf(err error) Violation {
 		if errors.Is(se.Err, json2.ErrUnknownName) {
 			return Violation{Path: path, Rule: "additionalProperties", Message: "unknown field; remove it"}
 		}
-		if se.GoType != nil && se.Err != nil && decodesItself(se.GoType) {
+		if se.GoType != nil && se.Err != nil && schema.DecodesItself(se.GoType) {
 			return Violation{Path: path, Rule: "type", Message: se.Err.Error()} // its own words
 		}
 		if se.GoType != nil && se.JSONKind != 0 {
@@ -194,7 +181,7 @@ func jsonTypeName(t reflect.Type) string {
 	case reflect.String:
 		return "string"
 	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !decodesItself(t) {
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !schema.DecodesItself(t) {
 			return "base64 string" // encoding/json's form of []byte
 		}
 		return "array"

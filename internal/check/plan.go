@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"github.com/toolcall-go/toolcall/internal/schema"
 	"math"
 	"reflect"
 	"strconv"
@@ -112,7 +113,7 @@ func (c *planCompiler) plan(t reflect.Type, n *node) *Plan {
 		}
 		c.seen[key] = p
 	}
-	if t == timeType || t == durationType || t == rawMessageType || decodesItself(t) {
+	if t == timeType || t == durationType || t == rawMessageType || schema.DecodesItself(t) {
 		return p
 	}
 	switch t.Kind() {

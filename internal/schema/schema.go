@@ -9,6 +9,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	json2 "github.com/go-json-experiment/json"
 	"net"
 	"reflect"
 	"slices"
@@ -71,14 +72,21 @@ var (
 	rawMessageType      = reflect.TypeFor[json.RawMessage]()
 	schemaerType        = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
 	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	jsonUnmarshalerFrom = reflect.TypeFor[json2.UnmarshalerFrom]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	ipType              = reflect.TypeFor[net.IP]()
 )
 
-// ReadsJSON reports whether t (or *t, as encoding/json decodes into) has
-// its own UnmarshalJSON.
+// ReadsJSON reports whether t (or *t, as the decoder decodes into) has its
+// own UnmarshalJSON, or the UnmarshalJSONFrom of the JSON codec arguments
+// fall back to.
 func ReadsJSON(t reflect.Type) bool {
-	return t.Implements(jsonUnmarshalerType) || reflect.PointerTo(t).Implements(jsonUnmarshalerType)
+	for _, u := range []reflect.Type{jsonUnmarshalerType, jsonUnmarshalerFrom} {
+		if t.Implements(u) || reflect.PointerTo(t).Implements(u) {
+			return true
+		}
+	}
+	return false
 }
 
 // ReadsText reports whether t (or *t) has its own UnmarshalText, with
