@@ -166,23 +166,9 @@ func newAddrEncoder(t reflect.Type, quoted bool) addrEncoderFunc {
 	case reflect.Slice:
 		return newAddrSliceEncoder(t)
 	case reflect.Array:
-		elem, size, n := addrEncoder(t.Elem()), t.Elem().Size(), uintptr(t.Len())
+		elems, n := sliceElems{addrEncoder(t.Elem()), t.Elem().Size()}, t.Len()
 		return func(s *state, b []byte, p unsafe.Pointer) ([]byte, error) {
-			if s.depth++; s.depth > maxDepth {
-				return b, errFallback
-			}
-			b = append(b, '[')
-			for i := range n {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				var err error
-				if b, err = elem(s, b, unsafe.Add(p, i*size)); err != nil {
-					return b, err
-				}
-			}
-			s.depth--
-			return append(b, ']'), nil
+			return elems.encode(s, b, p, n) // p, an array's address, is never nil
 		}
 	case reflect.Pointer:
 		var elem addrEncoderFunc
