@@ -126,64 +126,72 @@ func parse(dec *json.Decoder) (any, error) {
 
 // Marshal writes v as compact JSON.
 func Marshal(v any) []byte {
-	var b bytes.Buffer
-	write(&b, v)
-	return b.Bytes()
+	return appendValue(make([]byte, 0, 256), v)
 }
 
-func write(b *bytes.Buffer, v any) {
+func appendValue(b []byte, v any) []byte {
 	switch v := v.(type) {
 	case *Object:
-		b.WriteByte('{')
+		b = append(b, '{')
 		for i, m := range v.Members {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			writeString(b, m.Key)
-			b.WriteByte(':')
-			write(b, m.Value)
+			b = appendString(b, m.Key)
+			b = append(b, ':')
+			b = appendValue(b, m.Value)
 		}
-		b.WriteByte('}')
+		return append(b, '}')
 	case []any:
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range v {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			write(b, e)
+			b = appendValue(b, e)
 		}
-		b.WriteByte(']')
+		return append(b, ']')
 	case []string:
-		b.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range v {
 			if i > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			writeString(b, e)
+			b = appendString(b, e)
 		}
-		b.WriteByte(']')
+		return append(b, ']')
 	case string:
-		writeString(b, v)
+		return appendString(b, v)
 	case json.Number:
-		b.WriteString(v.String())
+		return append(b, v...)
 	case bool:
-		b.WriteString(strconv.FormatBool(v))
+		return strconv.AppendBool(b, v)
 	case nil:
-		b.WriteString("null")
-	default:
-		out, err := json.Marshal(v)
-		if err != nil {
-			out = []byte("null")
-		}
-		b.Write(out)
+		return append(b, "null"...)
 	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		out = []byte("null")
+	}
+	return append(b, out...)
 }
 
-func writeString(b *bytes.Buffer, s string) {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	b.Truncate(b.Len() - 1) // Encode's newline
+// appendString quotes s. Printable ASCII other than the quote and the
+// backslash stands for itself, which is nearly every string of a schema;
+// anything else goes through encoding/json, without HTML escaping.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(s)
+			return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // ValidNumber reports whether s is a JSON number literal, the check

@@ -40,7 +40,7 @@ type Type struct {
 func (t *Type) Strict() (json.RawMessage, *jsonnode.Object) {
 	t.strictOnce.Do(func() {
 		t.strictTree = StrictOf(t.Tree)
-		t.strict = marshal(t.strictTree)
+		t.strict = jsonnode.Marshal(t.strictTree)
 	})
 	return t.strict, t.strictTree
 }
@@ -136,7 +136,7 @@ func Build(t reflect.Type) (ts *Type, err error) {
 		return nil, &Error{Msg: err.Error()}
 	}
 	plain := tidy(shapeRoot(tree.(*jsonnode.Object), recursive)).(*jsonnode.Object)
-	return &Type{Plain: marshal(plain), Tree: plain, HasDuration: w.hasDuration}, nil
+	return &Type{Plain: jsonnode.Marshal(plain), Tree: plain, HasDuration: w.hasDuration}, nil
 }
 
 // reflectRoot has invopop reflect the struct root, whose parts w has
