@@ -214,7 +214,7 @@ func finishConfig(cfg *toolConfig, ts *typeSchema) (*check.Input, error) {
 		}
 		return in, err
 	case cfg.strict:
-		in := ts.strictInput()
+		in := ts.plain.Strict()
 		cfg.schema = in.Schema
 		return in, nil
 	}

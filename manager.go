@@ -99,7 +99,7 @@ next:
 			return nil, err
 		}
 		if strict && !d.Strict {
-			d.InputSchema, d.Strict = in.StrictSchema(), true
+			d.InputSchema, d.Strict = in.Strict().Schema, true
 		}
 		defs = append(defs, d)
 	}

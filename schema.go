@@ -38,34 +38,16 @@ func StrictSchemaFor(v any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, _ := ts.s.Strict()
-	return append(json.RawMessage(nil), b...), nil
+	return append(json.RawMessage(nil), ts.plain.Strict().Schema...), nil
 }
 
 // typeSchema is the cached reflection of one argument type: its schema and
 // the checks compiled from it, shared by every tool of the type.
 type typeSchema struct {
-	typ    reflect.Type // the argument type, possibly a pointer
-	s      *schema.Type
-	err    error
-	plain  *check.Input
-	strict struct {
-		once sync.Once
-		in   *check.Input
-	}
-}
-
-// strictInput returns the compiled strict variant of the type's schema.
-func (ts *typeSchema) strictInput() *check.Input {
-	ts.strict.once.Do(func() {
-		b, tree := ts.s.Strict()
-		in, err := check.NewInput(b, tree, ts.typ, ts.s.HasDuration)
-		if err != nil { // the plain schema compiled, and strict only adds null
-			panic(fmt.Sprintf("toolcall: strict variant of %s: %v", ts.typ, err))
-		}
-		ts.strict.in = in
-	})
-	return ts.strict.in
+	typ   reflect.Type // the argument type, possibly a pointer
+	s     *schema.Type
+	err   error
+	plain *check.Input
 }
 
 var schemaCache sync.Map // reflect.Type -> *typeSchema

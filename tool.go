@@ -85,8 +85,8 @@ func NewTool(def Definition, call func(ctx context.Context, arguments json.RawMe
 		err = checkObjectSchema(cfg.name, in.Tree)
 	}
 	if err == nil && cfg.strict { // as for tools built from Go types
-		cfg.schema = in.StrictSchema()
-		in, err = newInput(cfg.schema, nil, nil, false)
+		in = in.Strict()
+		cfg.schema = in.Schema
 	}
 	if err != nil {
 		err.(*DefinitionError).Method = cfg.name

@@ -26,8 +26,7 @@ type Input struct {
 	own    *Checker
 
 	strictOnce  sync.Once
-	strictDef   json.RawMessage
-	strict      *Checker
+	strict      *Input
 	lenientOnce sync.Once
 	lenient     *Checker
 }
@@ -96,20 +95,22 @@ func (in *Input) Variant(defStrict, strict, direct bool) *Checker {
 		in.lenientOnce.Do(func() { in.lenient = in.mustCompile(schema.LenientOf(in.Tree)) })
 		return in.lenient
 	case strict:
-		in.StrictSchema()
-		return in.strict
+		return in.Strict().own
 	}
 	return in.own
 }
 
-// StrictSchema returns the text of the strict variant.
-func (in *Input) StrictSchema() json.RawMessage {
+// Strict returns the input of the strict variant: every property
+// required, and one that was optional also accepting null.
+func (in *Input) Strict() *Input {
 	in.strictOnce.Do(func() {
 		tree := schema.StrictOf(in.Tree)
-		in.strictDef = jsonnode.Marshal(tree)
-		in.strict = in.mustCompile(tree)
+		s := &Input{Schema: jsonnode.Marshal(tree), Tree: tree, typ: in.typ, dur: in.dur, own: in.mustCompile(tree)}
+		// Every property of the variant is required, so it is its own.
+		s.strictOnce.Do(func() { s.strict = s })
+		in.strict = s
 	})
-	return in.strictDef
+	return in.strict
 }
 
 // mustCompile compiles a variant of a schema that compiled: the variants

@@ -14,7 +14,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/invopop/jsonschema"
@@ -28,21 +27,6 @@ type Type struct {
 	Plain       json.RawMessage  // the schema sent to a model
 	Tree        *jsonnode.Object // Plain, parsed: compile checkers from it without parsing again
 	HasDuration bool             // the type holds a time.Duration, which needs its own decoder
-
-	// The variants are derived on first use: most tools never ask for them.
-	strictOnce sync.Once
-	strict     json.RawMessage
-	strictTree *jsonnode.Object
-}
-
-// Strict returns the strict variant of the schema: every property is
-// required, and one that was optional also accepts null.
-func (t *Type) Strict() (json.RawMessage, *jsonnode.Object) {
-	t.strictOnce.Do(func() {
-		t.strictTree = StrictOf(t.Tree)
-		t.strict = jsonnode.Marshal(t.strictTree)
-	})
-	return t.strict, t.strictTree
 }
 
 // StrictOf returns the strict variant of the object schema tree, which is
