@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/toolcalltest"
 )
 
 // CheckGolden compares a request body with testdata/golden/NAME.json, or
@@ -151,4 +152,38 @@ func CheckReportedBadCall(t *testing.T, resp *toolcall.Response, wantMsg string,
 	require.Len(t, resp.History, 7, "question, calls, 2 results, bad call, its result, answer")
 	assert.Equal(t, wantMsg, resp.History[5].Content)
 	assert.True(t, resp.History[5].IsError)
+}
+
+// CutReply runs prompt, whose model replies with one tool call cut short,
+// through Call or, when stream is set, Stream, and checks what a Client
+// must do with it: no call runs (tool counts its runs) and no result is
+// streamed, the call ends with wantErr wrapping ErrReplyCut, the cut reply
+// is the one Intermediate response, and the history, without it, is ask
+// alone and valid to resend. It returns the call ids the stream announced.
+func CutReply(t *testing.T, prompt *toolcall.Prompt, stream bool, runs func() int32, want *toolcall.ModelResponse, ask toolcall.Message, wantErr string) (streamed []string) {
+	t.Helper()
+	var resp *toolcall.Response
+	var err error
+	if stream {
+		for ev, e := range prompt.Stream(context.Background()) {
+			if ev.Kind == toolcall.EventToolCall {
+				streamed = append(streamed, ev.ToolCall.ID)
+			}
+			assert.NotEqual(t, toolcall.EventToolResult, ev.Kind)
+			if e != nil {
+				resp, err = ev.Response, e
+			}
+		}
+	} else {
+		resp, err = prompt.Call(context.Background())
+	}
+	require.ErrorIs(t, err, toolcall.ErrReplyCut)
+	require.EqualError(t, err, wantErr)
+	assert.Zero(t, runs(), "the tool must not run")
+	require.NotNil(t, resp)
+	assert.Equal(t, []*toolcall.ModelResponse{want}, resp.Intermediate)
+	assert.Empty(t, resp.Executions)
+	assert.Equal(t, []toolcall.Message{ask}, resp.History)
+	require.NoError(t, toolcalltest.CheckHistory(resp.History))
+	return streamed
 }

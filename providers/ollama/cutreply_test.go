@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/ollama"
-	"github.com/toolcall-go/toolcall/toolcalltest"
 )
 
 // emailTool is the tool offered in the h_*length_tool_call recordings.
@@ -76,33 +76,12 @@ func TestReplyCutShort(t *testing.T) {
 				require.NoError(t, err)
 				prompt := toolcall.NewClient(newModel(srv, ollama.Config{})).Prompt(ask.Content).Tools(send).Options(opts)
 
-				var resp *toolcall.Response
+				streamed := providertest.CutReply(t, prompt, tc.stream, runs.Load, want, ask, wantErr)
 				if tc.stream {
-					var calls []string
-					for ev, e := range prompt.Stream(context.Background()) {
-						if ev.Kind == toolcall.EventToolCall {
-							calls = append(calls, ev.ToolCall.ID)
-						}
-						assert.NotEqual(t, toolcall.EventToolResult, ev.Kind)
-						if e != nil {
-							resp, err = ev.Response, e
-						}
-					}
-					assert.Equal(t, []string{tc.callID}, calls)
-				} else {
-					resp, err = prompt.Call(context.Background())
+					assert.Equal(t, []string{tc.callID}, streamed)
 				}
-
-				require.ErrorIs(t, err, toolcall.ErrReplyCut)
-				require.EqualError(t, err, wantErr)
-				assert.Zero(t, runs.Load(), "the tool must not run")
 				assert.Equal(t, 1, requestCount(got), "no request after the cut reply")
 				checkCaptured(t, tc.recording, got.body(t, 0))
-				require.NotNil(t, resp)
-				assert.Equal(t, []*toolcall.ModelResponse{want}, resp.Intermediate)
-				assert.Empty(t, resp.Executions)
-				assert.Equal(t, []toolcall.Message{ask}, resp.History)
-				require.NoError(t, toolcalltest.CheckHistory(resp.History))
 			})
 		})
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openai"
-	"github.com/toolcall-go/toolcall/toolcalltest"
 )
 
 // emailTool is the tool called in the h_*length_tool_call recordings.
@@ -71,32 +71,11 @@ func TestReplyCutShort(t *testing.T) {
 				require.NoError(t, err)
 				prompt := toolcall.NewClient(newModel(srv, openai.Config{})).Prompt(ask.Content).Tools(send)
 
-				var resp *toolcall.Response
+				streamed := providertest.CutReply(t, prompt, tc.stream, runs.Load, want, ask, wantErr)
 				if tc.stream {
-					var calls []string
-					for ev, e := range prompt.Stream(context.Background()) {
-						if ev.Kind == toolcall.EventToolCall {
-							calls = append(calls, ev.ToolCall.ID)
-						}
-						assert.NotEqual(t, toolcall.EventToolResult, ev.Kind)
-						if e != nil {
-							resp, err = ev.Response, e
-						}
-					}
-					assert.Equal(t, []string{"call_email"}, calls)
-				} else {
-					resp, err = prompt.Call(context.Background())
+					assert.Equal(t, []string{"call_email"}, streamed)
 				}
-
-				require.ErrorIs(t, err, toolcall.ErrReplyCut)
-				require.EqualError(t, err, wantErr)
-				assert.Zero(t, runs.Load(), "the tool must not run")
 				assert.Equal(t, 1, got.count(), "no request after the cut reply")
-				require.NotNil(t, resp)
-				assert.Equal(t, []*toolcall.ModelResponse{want}, resp.Intermediate)
-				assert.Empty(t, resp.Executions)
-				assert.Equal(t, []toolcall.Message{ask}, resp.History)
-				require.NoError(t, toolcalltest.CheckHistory(resp.History))
 			})
 		})
 	}
