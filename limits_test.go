@@ -62,6 +62,21 @@ func TestLimitsZeroIsDefaultNoLimitIsNone(t *testing.T) {
 		})
 	}
 
+	t.Run("concurrency", func(t *testing.T) {
+		t.Parallel()
+		for _, n := range []int{0, toolcall.NoLimit} {
+			ex, err := toolcall.NewManager(toolcall.WithConcurrency(n)).Execute(context.Background(), []toolcall.Tool{echo},
+				&toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}},
+				&toolcall.ModelResponse{Message: toolcall.AssistantMessage("",
+					tt.Call("c1", "echo", `{"text":"a"}`), tt.Call("c2", "echo", `{"text":"b"}`), tt.Call("c3", "echo", `{"text":"c"}`))})
+			require.NoError(t, err, "WithConcurrency(%d)", n)
+			require.Len(t, ex.Executions, 3)
+			for i, want := range []string{"a", "b", "c"} {
+				assert.Equal(t, want, ex.Executions[i].Result)
+			}
+		}
+	})
+
 	t.Run("iterations", func(t *testing.T) {
 		t.Parallel()
 		loop := func(opt toolcall.Option) (*toolcall.Response, error) {

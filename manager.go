@@ -232,7 +232,7 @@ func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, tools []
 		abort error
 		wg    sync.WaitGroup
 	)
-	sem := make(chan struct{}, cfg.concurrency)
+	sem := make(chan struct{}, min(cfg.concurrency, len(calls)))
 	for i, call := range calls {
 		wg.Add(1)
 		go func() {

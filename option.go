@@ -210,15 +210,7 @@ type ModelCall struct {
 // 16 by default. 1 runs them one after another, in call order; zero means
 // the default; [NoLimit] runs them all at once.
 func WithConcurrency(n int) ManagerOption {
-	return execOption(func(c *config) {
-		switch {
-		case n == NoLimit:
-			n = int(^uint(0) >> 1)
-		case n < 1:
-			n = defaultConcurrency
-		}
-		c.concurrency = n
-	})
+	return execOption(func(c *config) { c.concurrency = limit(n, defaultConcurrency) })
 }
 
 // WithToolErrorHandler replaces [DefaultToolErrorHandler].
@@ -253,12 +245,12 @@ func WithMaxArgumentBytes(n int) ManagerOption {
 	return execOption(func(c *config) { c.maxArgumentBytes = limit(n, defaultMaxArgumentBytes) })
 }
 
-// limit reads a limit option: zero (or any other negative number than
-// NoLimit) is the default, NoLimit is none.
+// limit reads a limit option: NoLimit is the largest int, zero (or any
+// other negative number) the default.
 func limit(n, def int) int {
 	switch {
 	case n == NoLimit:
-		return 0
+		return int(^uint(0) >> 1)
 	case n <= 0:
 		return def
 	}
@@ -334,15 +326,7 @@ func WithHooks(h Hooks) ManagerOption {
 // default; past it the call ends with [ErrMaxIterations]. Zero means the
 // default; [NoLimit] removes the bound, for a model you trust to stop.
 func WithMaxIterations(n int) Option {
-	return optionFunc(func(c *config) {
-		switch {
-		case n == NoLimit:
-			n = int(^uint(0) >> 1)
-		case n < 1:
-			n = defaultMaxIterations
-		}
-		c.maxIterations = n
-	})
+	return optionFunc(func(c *config) { c.maxIterations = limit(n, defaultMaxIterations) })
 }
 
 // WithTools sets a client's default tools: [Tool] values, []Tool slices,
