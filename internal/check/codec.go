@@ -123,7 +123,7 @@ func violationOf(err error) Violation {
 		}
 		if se.GoType != nil && se.JSONKind != 0 {
 			want := jsonTypeName(se.GoType)
-			got := kindName(se.JSONKind)
+			got := jsonKind(byte(se.JSONKind)) // JSONKind is not 0 here
 			if want == "base64 string" && se.JSONKind == '"' {
 				return Violation{Path: path, Rule: "contentEncoding",
 					Message: "expected base64 (standard alphabet, with padding), got a string that is not"}
@@ -191,22 +191,4 @@ func jsonTypeName(t reflect.Type) string {
 		return jsonTypeName(t.Elem())
 	}
 	return t.String()
-}
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 't', 'f':
-		return "boolean"
-	case '"':
-		return "string"
-	case '0':
-		return "number"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	}
-	return k.String()
 }
