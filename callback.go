@@ -208,7 +208,7 @@ func finishConfig(cfg *toolConfig, ts *typeSchema) (*check.Input, error) {
 	}
 	switch {
 	case len(cfg.schema) > 0:
-		in, err := newInput(cfg.schema, nil, nil, ts.s.HasDuration)
+		in, err := newInput(cfg.schema, nil, nil, ts.durations)
 		if err == nil {
 			err = checkObjectSchema(cfg.name, in.Tree)
 		}
@@ -218,7 +218,7 @@ func finishConfig(cfg *toolConfig, ts *typeSchema) (*check.Input, error) {
 		cfg.schema = in.Schema
 		return in, nil
 	}
-	cfg.schema = ts.s.Plain
+	cfg.schema = ts.plain.Schema
 	return ts.plain, nil
 }
 

@@ -27,7 +27,7 @@ func SchemaFor(v any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(json.RawMessage(nil), ts.s.Plain...), nil
+	return append(json.RawMessage(nil), ts.plain.Schema...), nil
 }
 
 // StrictSchemaFor is like [SchemaFor] but returns the strict variant (see
@@ -44,10 +44,9 @@ func StrictSchemaFor(v any) (json.RawMessage, error) {
 // typeSchema is the cached reflection of one argument type: its schema and
 // the checks compiled from it, shared by every tool of the type.
 type typeSchema struct {
-	typ   reflect.Type // the argument type, possibly a pointer
-	s     *schema.Type
-	err   error
-	plain *check.Input
+	plain     *check.Input
+	durations bool // the type holds a time.Duration
+	err       error
 }
 
 var schemaCache sync.Map // reflect.Type -> *typeSchema
@@ -67,7 +66,7 @@ func schemaOf(t reflect.Type) (*typeSchema, error) {
 }
 
 func buildSchema(t reflect.Type) *typeSchema {
-	ts := &typeSchema{typ: t}
+	ts := &typeSchema{}
 	s, err := schema.Build(t)
 	if err != nil {
 		var se *schema.Error
@@ -85,7 +84,7 @@ func buildSchema(t reflect.Type) *typeSchema {
 		}
 		return ts
 	}
-	ts.s = s
+	ts.durations = s.HasDuration
 	ts.plain, err = newInput(s.Plain, s.Tree, t, s.HasDuration)
 	if err != nil {
 		ts.err = schemaError(err)
