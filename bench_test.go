@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/invopop/jsonschema"
 )
 
@@ -73,9 +75,9 @@ func BenchmarkInvoke(b *testing.B) {
 		// and the new history.
 		m := NewManager()
 		tools := []Tool{tool}
-		req := &Request{Messages: []Message{UserMessage("weather?")}}
-		resp := &ModelResponse{Message: Message{Role: RoleAssistant,
-			ToolCalls: []ToolCall{{ID: "call_1", Name: "weather", Arguments: benchInput}}}}
+		req := &chat.Request{Messages: []chat.Message{chat.UserMessage("weather?")}}
+		resp := &chat.Response{Message: chat.Message{Role: chat.RoleAssistant,
+			ToolCalls: []chat.ToolCall{{ID: "call_1", Name: "weather", Arguments: benchInput}}}}
 		b.ReportAllocs()
 		for b.Loop() {
 			ex, err := m.Execute(ctx, tools, req, resp)
@@ -140,10 +142,10 @@ func BenchmarkDefine(b *testing.B) {
 // tool result, and text to every one that does: a round costs the loop, not
 // the model. (toolcalltest's scripted model records every request, which
 // would dominate, and this package's tests cannot import it.)
-type loopModel struct{ call, text *ModelResponse }
+type loopModel struct{ call, text *chat.Response }
 
-func (m loopModel) Chat(_ context.Context, req *Request) (*ModelResponse, error) {
-	if req.Messages[len(req.Messages)-1].Role == RoleTool {
+func (m loopModel) Chat(_ context.Context, req *chat.Request) (*chat.Response, error) {
+	if req.Messages[len(req.Messages)-1].Role == chat.RoleTool {
 		return m.text, nil
 	}
 	return m.call, nil
@@ -157,9 +159,9 @@ func BenchmarkLoop(b *testing.B) {
 	ctx := context.Background()
 	answer := MustFunc("answer", "The answer", func(context.Context, struct{}) (string, error) { return "42", nil })
 	model := loopModel{
-		call: &ModelResponse{Message: Message{Role: RoleAssistant,
-			ToolCalls: []ToolCall{{ID: "call_1", Name: "answer", Arguments: json.RawMessage(`{}`)}}}},
-		text: &ModelResponse{Message: AssistantMessage("42")},
+		call: &chat.Response{Message: chat.Message{Role: chat.RoleAssistant,
+			ToolCalls: []chat.ToolCall{{ID: "call_1", Name: "answer", Arguments: json.RawMessage(`{}`)}}}},
+		text: &chat.Response{Message: chat.AssistantMessage("42")},
 	}
 	run := func(b *testing.B, c *Client) {
 		var before, after runtime.MemStats
@@ -179,9 +181,9 @@ func BenchmarkLoop(b *testing.B) {
 	b.Run("nohooks", func(b *testing.B) { run(b, NewClient(model, WithTools(answer))) })
 	b.Run("hooks", func(b *testing.B) {
 		run(b, NewClient(model, WithTools(answer), WithHooks(Hooks{
-			BeforeModel: func(ctx context.Context, _ *Request) context.Context { return ctx },
+			BeforeModel: func(ctx context.Context, _ *chat.Request) context.Context { return ctx },
 			AfterModel:  func(context.Context, ModelCall) {},
-			BeforeTool:  func(ctx context.Context, _ ToolCall) context.Context { return ctx },
+			BeforeTool:  func(ctx context.Context, _ chat.ToolCall) context.Context { return ctx },
 			AfterTool:   func(context.Context, ToolExecution) {},
 		})))
 	})

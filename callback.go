@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/signature"
 )
@@ -190,7 +192,7 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 	if ft0.in, err = finishConfig(&cfg, ts); err != nil {
 		return nil, withSource(err, typeName, spec.Method)
 	}
-	ft0.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
+	ft0.def = chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
 	ft0.meta = cfg.metadata()
 	ft0.conv = cfg.converter
 	return ft0, nil
@@ -251,7 +253,7 @@ func WithParams(entries ...string) ToolOption {
 
 // reflectTool calls a method or func through reflection.
 type reflectTool struct {
-	def     Definition
+	def     chat.ToolDefinition
 	meta    Metadata
 	conv    ResultConverter
 	fn      reflect.Value
@@ -263,15 +265,15 @@ type reflectTool struct {
 	source string
 }
 
-func (t *reflectTool) Definition() Definition { return t.def }
-func (t *reflectTool) Metadata() Metadata     { return t.meta }
-func (t *reflectTool) input() *check.Input    { return t.in }
+func (t *reflectTool) Definition() chat.ToolDefinition { return t.def }
+func (t *reflectTool) Metadata() Metadata              { return t.meta }
+func (t *reflectTool) input() *check.Input             { return t.in }
 
 func (t *reflectTool) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
-	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
+	return t.run(ctx, chat.ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
 }
 
-func (t *reflectTool) run(ctx context.Context, call ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
+func (t *reflectTool) run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
 	v := reflect.New(t.argType)
 	if err := checkArgs(k, t.in, t.def.Name, args, v.UnsafePointer(), v.Interface()); err != nil {
 		return "", err
@@ -337,7 +339,7 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 	if t.in, err = finishConfig(cfg, ts); err != nil {
 		return nil, withSource(err, "", cfg.name)
 	}
-	t.def = Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
+	t.def = chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
 	t.meta = cfg.metadata()
 	t.conv = cfg.converter
 	t.noResult = reflect.TypeFor[Out]() == reflect.TypeFor[struct{}]()
@@ -355,7 +357,7 @@ func MustFunc[In, Out any](name, description string, fn func(context.Context, In
 }
 
 type funcTool[In, Out any] struct {
-	def      Definition
+	def      chat.ToolDefinition
 	meta     Metadata
 	conv     ResultConverter
 	fn       func(context.Context, In) (Out, error)
@@ -366,15 +368,15 @@ type funcTool[In, Out any] struct {
 
 func (t *funcTool[In, Out]) funcType() reflect.Type { return reflect.TypeOf(t.fn) }
 
-func (t *funcTool[In, Out]) Definition() Definition { return t.def }
-func (t *funcTool[In, Out]) Metadata() Metadata     { return t.meta }
-func (t *funcTool[In, Out]) input() *check.Input    { return t.in }
+func (t *funcTool[In, Out]) Definition() chat.ToolDefinition { return t.def }
+func (t *funcTool[In, Out]) Metadata() Metadata              { return t.meta }
+func (t *funcTool[In, Out]) input() *check.Input             { return t.in }
 
 func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
-	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
+	return t.run(ctx, chat.ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
 }
 
-func (t *funcTool[In, Out]) run(ctx context.Context, call ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
+func (t *funcTool[In, Out]) run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
 	var in In
 	if err := checkArgs(k, t.in, t.def.Name, args, unsafe.Pointer(&in), &in); err != nil {
 		return "", err

@@ -13,6 +13,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -281,7 +283,7 @@ func TestRegistrationErrors(t *testing.T) {
 			return err
 		}, toolcall.ErrInvalidTool, `toolcall: tool "f": invalid tool: nil func`, ""},
 		{"custom schema not an object", func() error {
-			_, err := toolcall.NewTool(toolcall.Definition{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)},
+			_, err := toolcall.NewTool(chat.ToolDefinition{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)},
 				func(context.Context, json.RawMessage) (string, error) { return "", nil })
 			return err
 		}, toolcall.ErrInvalidTool, `toolcall: tool "x": invalid tool: input schema must have "type":"object", got string`, ""},
@@ -478,7 +480,7 @@ func TestToolOptionsOverride(t *testing.T) {
 		toolcall.WithInputSchema(schema), toolcall.WithReturnDirect(true),
 		toolcall.WithConverter(func(v any) (string, error) { return "converted", nil }))
 	require.NoError(t, err)
-	assert.Equal(t, toolcall.Definition{Name: "weather", Description: "Weather now", InputSchema: schema}, tool.Definition())
+	assert.Equal(t, chat.ToolDefinition{Name: "weather", Description: "Weather now", InputSchema: schema}, tool.Definition())
 	assert.True(t, tool.Metadata().ReturnDirect)
 	got, err := tool.Call(context.Background(), json.RawMessage(`{"location":"Oslo","unit":"C"}`))
 	require.NoError(t, err)
@@ -496,7 +498,7 @@ func TestToolOptionsOverride(t *testing.T) {
 
 func TestCustomTool(t *testing.T) {
 	t.Parallel()
-	tool, err := toolcall.NewTool(toolcall.Definition{
+	tool, err := toolcall.NewTool(chat.ToolDefinition{
 		Name:        "echo",
 		Description: "Echo the text",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
@@ -506,7 +508,7 @@ func TestCustomTool(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"text":"hi"}`, got)
 
-	none, err := toolcall.NewTool(toolcall.Definition{Name: "ping"}, func(context.Context, json.RawMessage) (string, error) { return "pong", nil })
+	none, err := toolcall.NewTool(chat.ToolDefinition{Name: "ping"}, func(context.Context, json.RawMessage) (string, error) { return "pong", nil })
 	require.NoError(t, err)
 	assert.Equal(t, "ping", none.Definition().Description)
 	assert.JSONEq(t, `{"type":"object","properties":{},"required":[],"additionalProperties":false}`, string(none.Definition().InputSchema))
@@ -515,7 +517,7 @@ func TestCustomTool(t *testing.T) {
 func TestToolNames(t *testing.T) {
 	t.Parallel()
 	define := func(name string) error {
-		_, err := toolcall.NewTool(toolcall.Definition{Name: name}, func(context.Context, json.RawMessage) (string, error) { return "", nil })
+		_, err := toolcall.NewTool(chat.ToolDefinition{Name: name}, func(context.Context, json.RawMessage) (string, error) { return "", nil })
 		return err
 	}
 	assert.NoError(t, define("get_weather-2"))

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/toolcall-go/toolcall/chat"
 )
 
-// A Client runs prompts against a [ChatModel] and the tool-calling loop
+// A Client runs prompts against a [chat.Model] and the tool-calling loop
 // between them: it sends the request, executes the tool calls of the reply
 // with its [Manager], sends the results back, and repeats until the model
 // answers, a tool returns directly, or the iteration limit is reached. A
@@ -18,7 +20,7 @@ import (
 // A Client is safe for concurrent use by multiple goroutines. Its methods
 // that take options return a new Client and leave the receiver unchanged.
 type Client struct {
-	model   ChatModel
+	model   chat.Model
 	cfg     config
 	manager *Manager
 }
@@ -27,7 +29,7 @@ type Client struct {
 // runs tool calls concurrently, reports tool failures to the model, and
 // allows 10 tool rounds ([WithMaxIterations]). With a nil model every call
 // returns an error.
-func NewClient(model ChatModel, opts ...Option) *Client {
+func NewClient(model chat.Model, opts ...Option) *Client {
 	c := &Client{model: model, cfg: defaultConfig()}
 	for _, o := range opts {
 		o.apply(&c.cfg)
@@ -53,7 +55,7 @@ func (c *Client) With(opts ...Option) *Client {
 func (c *Client) Manager() *Manager { return c.manager }
 
 // Model returns the client's model.
-func (c *Client) Model() ChatModel { return c.model }
+func (c *Client) Model() chat.Model { return c.model }
 
 // Prompt starts a request. Texts, if any, become user messages.
 func (c *Client) Prompt(user ...string) *Prompt {
@@ -71,13 +73,13 @@ func (c *Client) Prompt(user ...string) *Prompt {
 type Prompt struct {
 	c         *Client
 	system    *string
-	messages  []Message
+	messages  []chat.Message
 	tools     []any
 	names     []string
 	toolsSet  bool
 	tc        ToolContext
-	choice    ToolChoice
-	options   *Options
+	choice    chat.ToolChoice
+	options   *chat.Options
 	model     string
 	extraOpts []Option
 }
@@ -87,12 +89,12 @@ func (p *Prompt) System(text string) *Prompt { p.system = &text; return p }
 
 // User adds a user message.
 func (p *Prompt) User(text string) *Prompt {
-	p.messages = append(p.messages, UserMessage(text))
+	p.messages = append(p.messages, chat.UserMessage(text))
 	return p
 }
 
 // Messages adds messages, e.g. an earlier conversation.
-func (p *Prompt) Messages(msgs ...Message) *Prompt {
+func (p *Prompt) Messages(msgs ...chat.Message) *Prompt {
 	p.messages = append(p.messages, msgs...)
 	return p
 }
@@ -124,10 +126,10 @@ func (p *Prompt) ToolContext(m map[string]any) *Prompt {
 // ToolChoice constrains tool use. A forced choice (required, or a named
 // tool) applies to the first model round only; later rounds use auto, so a
 // forced choice cannot loop.
-func (p *Prompt) ToolChoice(choice ToolChoice) *Prompt { p.choice = choice; return p }
+func (p *Prompt) ToolChoice(choice chat.ToolChoice) *Prompt { p.choice = choice; return p }
 
 // Options sets the sampling options, replacing the client's default.
-func (p *Prompt) Options(o Options) *Prompt { p.options = &o; return p }
+func (p *Prompt) Options(o chat.Options) *Prompt { p.options = &o; return p }
 
 // Model overrides the provider's configured model for this call.
 func (p *Prompt) Model(name string) *Prompt { p.model = name; return p }
@@ -142,17 +144,17 @@ func (p *Prompt) With(opts ...Option) *Prompt {
 type Response struct {
 	// Message is the model's final message. When tools returned directly
 	// it is the last model message, which holds the tool calls.
-	Message Message
+	Message chat.Message
 	// History is the whole conversation, valid to send again: the request's
 	// messages, every model message, and one tool message per tool call.
-	History []Message
+	History []chat.Message
 	// Executions records every tool call, in order.
 	Executions []ToolExecution
 	// Intermediate holds every model response, in order, the final one
 	// included.
-	Intermediate []*ModelResponse
+	Intermediate []*chat.Response
 	// Usage is the token usage summed over all model rounds.
-	Usage Usage
+	Usage chat.Usage
 	// ReturnedDirect reports that the call ended with tool results returned
 	// directly, without a final model answer.
 	ReturnedDirect bool
@@ -192,7 +194,7 @@ type call struct {
 	p     *Prompt
 	cfg   config
 	tools []Tool
-	req   Request
+	req   chat.Request
 	resp  *Response
 	// onExecuted, when set, sees each execution; false stops the call.
 	onExecuted func(ToolExecution) bool
@@ -232,12 +234,12 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 	if p.system != nil {
 		system = *p.system
 	}
-	msgs := make([]Message, 0, len(p.messages)+1)
+	msgs := make([]chat.Message, 0, len(p.messages)+1)
 	if system != "" {
-		msgs = append(msgs, SystemMessage(system))
+		msgs = append(msgs, chat.SystemMessage(system))
 	}
 	msgs = append(msgs, p.messages...)
-	cl.req = Request{Model: p.model, Messages: msgs, ToolChoice: p.choice, Options: cfg.options}
+	cl.req = chat.Request{Model: p.model, Messages: msgs, ToolChoice: p.choice, Options: cfg.options}
 	if p.options != nil {
 		cl.req.Options = *p.options
 	}
@@ -249,7 +251,7 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 
 // request returns the request for a round: the offered tools, including
 // those of tool providers, and the tool choice (forced only in round 1).
-func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error) {
+func (cl *call) request(ctx context.Context, round int) (*chat.Request, []Tool, error) {
 	req := cl.req
 	tools := cl.tools
 	if len(cl.cfg.providers) > 0 {
@@ -267,8 +269,8 @@ func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error
 		return nil, nil, err
 	}
 	req.Tools = defs
-	if round > 1 && req.ToolChoice.forced() {
-		req.ToolChoice = ToolChoice{Mode: ToolChoiceAuto}
+	if round > 1 && forced(req.ToolChoice) {
+		req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceAuto}
 	}
 	return &req, tools, nil
 }
@@ -276,7 +278,7 @@ func (cl *call) request(ctx context.Context, round int) (*Request, []Tool, error
 // eligible reports whether the tool calls of resp are to be run: never
 // with [WithoutToolExecution]; else as the [WithEligibility] test says;
 // else when resp has tool calls.
-func (cl *call) eligible(resp *ModelResponse) bool {
+func (cl *call) eligible(resp *chat.Response) bool {
 	if cl.cfg.noExecution {
 		return false
 	}
@@ -290,7 +292,7 @@ func (cl *call) eligible(resp *ModelResponse) bool {
 // Response is returned too, with the history so far, valid to resend.
 //
 // A reply with tool calls that was cut short by the output limit or a
-// content filter ([FinishLength], [FinishFiltered]) may have lost calls or
+// content filter ([chat.FinishLength], [chat.FinishFiltered]) may have lost calls or
 // arguments, so none of its calls is run: Call returns an error wrapping
 // [ErrReplyCut]. The Response's Message and last Intermediate entry are
 // the cut reply, for inspection; its History ends before it, so it can be
@@ -303,7 +305,7 @@ func (p *Prompt) Call(ctx context.Context) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cl.run(ctx, func(ctx context.Context, req *Request) (*ModelResponse, error) {
+	return cl.run(ctx, func(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 		mr, err := p.c.model.Chat(ctx, req)
 		if err == nil && mr != nil {
 			mr = withUniqueCallIDs(mr)
@@ -314,22 +316,22 @@ func (p *Prompt) Call(ctx context.Context) (*Response, error) {
 
 // A chatFunc asks the model once; its reply's calls have unique ids (see
 // withUniqueCallIDs).
-type chatFunc func(ctx context.Context, req *Request) (*ModelResponse, error)
+type chatFunc func(ctx context.Context, req *chat.Request) (*chat.Response, error)
 
 // run is the loop shared by Call and Stream, inside the call hooks.
-func (cl *call) run(ctx context.Context, chat chatFunc) (*Response, error) {
+func (cl *call) run(ctx context.Context, ask chatFunc) (*Response, error) {
 	hooks := cl.cfg.hooks
 	if hooks.BeforeCall != nil {
 		ctx = hookContext(ctx, hooks.BeforeCall(ctx, &cl.req))
 	}
-	resp, err := cl.rounds(ctx, chat)
+	resp, err := cl.rounds(ctx, ask)
 	if hooks.AfterCall != nil {
 		hooks.AfterCall(ctx, resp, err)
 	}
 	return resp, err
 }
 
-func (cl *call) rounds(ctx context.Context, chat chatFunc) (*Response, error) {
+func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 	resp := cl.resp
 	hooks := cl.cfg.hooks
 	for round := 1; ; round++ {
@@ -343,9 +345,9 @@ func (cl *call) rounds(ctx context.Context, chat chatFunc) (*Response, error) {
 		}
 		resp.Rounds = round
 		start := time.Now()
-		mr, err := chat(mctx, req)
+		mr, err := ask(mctx, req)
 		if err == nil && mr == nil {
-			err = fmt.Errorf("%w: model returned no response", ErrBadResponse)
+			err = fmt.Errorf("%w: model returned no response", chat.ErrBadResponse)
 		}
 		if hooks.AfterModel != nil {
 			mc := ModelCall{Round: round, Request: req, Err: err, Duration: time.Since(start)}
@@ -385,7 +387,7 @@ func (cl *call) rounds(ctx context.Context, chat chatFunc) (*Response, error) {
 		if cl.onExecuted != nil {
 			for i := range ex.Executions {
 				if !cl.onExecuted(ex.Executions[i]) {
-					return resp, ErrStreamStopped
+					return resp, chat.ErrStreamStopped
 				}
 			}
 		}
@@ -400,31 +402,34 @@ func (cl *call) rounds(ctx context.Context, chat chatFunc) (*Response, error) {
 	}
 }
 
-// AsModel returns a ChatModel whose Chat runs the client's whole
+// AsModel returns a [chat.Model] whose Chat runs the client's whole
 // tool-calling loop: the client's tools, tool names and tool context are
 // the model's tool options (Spring AI's ToolCallingChatOptions). The
 // request's messages, tool choice, options and model are used; its Tools
 // are ignored, since definitions alone cannot be executed. The reply is the
 // final model message, with usage summed over all rounds. On an error there
 // is no reply: use the Client itself when you need the history so far.
-func (c *Client) AsModel() ChatModel { return toolCallingModel{c} }
+func (c *Client) AsModel() chat.Model { return toolCallingModel{c} }
 
 type toolCallingModel struct{ c *Client }
 
-func (m toolCallingModel) Chat(ctx context.Context, req *Request) (*ModelResponse, error) {
+func (m toolCallingModel) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 	p := m.c.Prompt().Messages(req.Messages...).ToolChoice(req.ToolChoice).Options(req.Options).Model(req.Model)
 	resp, err := p.Call(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := &ModelResponse{Message: resp.Message, Usage: resp.Usage}
+	out := &chat.Response{Message: resp.Message, Usage: resp.Usage}
 	if n := len(resp.Intermediate); n > 0 {
 		out.FinishReason = resp.Intermediate[n-1].FinishReason
 		out.Model = resp.Intermediate[n-1].Model
 	}
 	if resp.ReturnedDirect {
-		out.Message = AssistantMessage(resp.Content())
-		out.FinishReason = FinishStop
+		out.Message = chat.AssistantMessage(resp.Content())
+		out.FinishReason = chat.FinishStop
 	}
 	return out, nil
 }
+
+// forced reports whether c makes the model call a tool.
+func forced(c chat.ToolChoice) bool { return c.Name != "" || c.Mode == chat.ToolChoiceRequired }

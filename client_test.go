@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -27,7 +29,7 @@ func weatherTool(t *testing.T, opts ...toolcall.ToolOption) toolcall.Tool {
 }
 
 // assertValidHistory checks that the history is valid to send again.
-func assertValidHistory(t *testing.T, h []toolcall.Message) {
+func assertValidHistory(t *testing.T, h []chat.Message) {
 	t.Helper()
 	assert.NoError(t, tt.CheckHistory(h))
 }
@@ -55,10 +57,10 @@ func TestOneRoundTrip(t *testing.T) {
 	assert.Equal(t, reqs[0].Tools, reqs[1].Tools)
 	require.Len(t, reqs[0].Tools, 1)
 	assert.Equal(t, "currentWeather", reqs[0].Tools[0].Name)
-	assert.Equal(t, []toolcall.Message{
-		toolcall.UserMessage("Weather in Paris?"),
-		toolcall.AssistantMessage("", tt.Call("call_1", "currentWeather", `{"location":"Paris","unit":"C"}`)),
-		{Role: toolcall.RoleTool, Content: `{"temp":30,"unit":"C"}`, ToolCallID: "call_1", ToolName: "currentWeather"},
+	assert.Equal(t, []chat.Message{
+		chat.UserMessage("Weather in Paris?"),
+		chat.AssistantMessage("", tt.Call("call_1", "currentWeather", `{"location":"Paris","unit":"C"}`)),
+		{Role: chat.RoleTool, Content: `{"temp":30,"unit":"C"}`, ToolCallID: "call_1", ToolName: "currentWeather"},
 	}, reqs[1].Messages)
 	assert.JSONEq(t, `{"model":"","stream":false,"messages":[
 		{"role":"user","content":"Weather in Paris?"},
@@ -185,7 +187,7 @@ func TestConcurrencyBound(t *testing.T) {
 		return in.N, nil
 	})
 	require.NoError(t, err)
-	var calls []toolcall.ToolCall
+	var calls []chat.ToolCall
 	for i := range 6 {
 		calls = append(calls, tt.Call(fmt.Sprint(i), "step", fmt.Sprintf(`{"n":%d}`, i)))
 	}
@@ -328,7 +330,7 @@ func TestCancelDuringTool(t *testing.T) {
 		return "", ctx.Err()
 	})
 	require.NoError(t, err)
-	for _, calls := range [][]toolcall.ToolCall{
+	for _, calls := range [][]chat.ToolCall{
 		{tt.Call("1", "slow", ``)},
 		{tt.Call("1", "slow", ``), tt.Call("2", "slow", ``)},
 	} {
@@ -443,16 +445,16 @@ func TestReturnDirect(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name     string
-		calls    []toolcall.ToolCall
+		calls    []chat.ToolCall
 		direct   bool
 		content  string
 		requests int
 	}{
-		{"one direct tool", []toolcall.ToolCall{tt.Call("1", "Book", ``)}, true, "booked", 1},
-		{"two direct tools", []toolcall.ToolCall{tt.Call("1", "Book", ``), tt.Call("2", "Confirm", ``)}, true, "booked\nconfirmed", 1},
-		{"mixed", []toolcall.ToolCall{tt.Call("1", "Book", ``), tt.Call("2", "Lookup", ``)}, false, "final", 2},
-		{"direct tool failed", []toolcall.ToolCall{tt.Call("1", "BrokenDirect", ``)}, false, "final", 2},
-		{"direct at run time", []toolcall.ToolCall{tt.Call("1", "Decide", ``)}, true, "decided", 1},
+		{"one direct tool", []chat.ToolCall{tt.Call("1", "Book", ``)}, true, "booked", 1},
+		{"two direct tools", []chat.ToolCall{tt.Call("1", "Book", ``), tt.Call("2", "Confirm", ``)}, true, "booked\nconfirmed", 1},
+		{"mixed", []chat.ToolCall{tt.Call("1", "Book", ``), tt.Call("2", "Lookup", ``)}, false, "final", 2},
+		{"direct tool failed", []chat.ToolCall{tt.Call("1", "BrokenDirect", ``)}, false, "final", 2},
+		{"direct at run time", []chat.ToolCall{tt.Call("1", "Decide", ``)}, true, "decided", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -469,7 +471,7 @@ func TestReturnDirect(t *testing.T) {
 
 func TestIterationLimit(t *testing.T) {
 	t.Parallel()
-	always := func(req *toolcall.Request) (*toolcall.ModelResponse, error) {
+	always := func(req *chat.Request) (*chat.Response, error) {
 		return tt.ToolCalls(tt.Call(fmt.Sprintf("c%d", len(req.Messages)), "ping", `{}`)).Response, nil
 	}
 	ping, err := toolcall.NewFunc("ping", "ping", func(context.Context, struct{}) (string, error) { return "pong", nil })
@@ -484,7 +486,7 @@ func TestIterationLimit(t *testing.T) {
 		assert.Len(t, model.Requests(), n+1)
 		assertValidHistory(t, resp.History)
 		last := resp.History[len(resp.History)-1]
-		assert.Equal(t, toolcall.RoleTool, last.Role, "the unanswered calls are not in the history")
+		assert.Equal(t, chat.RoleTool, last.Role, "the unanswered calls are not in the history")
 
 		// One round fewer is enough when the model stops in time.
 		script := []tt.Reply{}
@@ -500,13 +502,13 @@ func TestIterationLimit(t *testing.T) {
 
 func TestForcedToolChoiceFirstRoundOnly(t *testing.T) {
 	t.Parallel()
-	for _, choice := range []toolcall.ToolChoice{{Mode: toolcall.ToolChoiceRequired}, {Name: "currentWeather"}} {
+	for _, choice := range []chat.ToolChoice{{Mode: chat.ToolChoiceRequired}, {Name: "currentWeather"}} {
 		model := tt.NewModel(tt.ToolCalls(tt.Call("1", "currentWeather", `{"location":"Paris","unit":"C"}`)), tt.Text("done"))
 		_, err := toolcall.NewClient(model).Prompt("go").Tools(weatherTool(t)).ToolChoice(choice).Call(context.Background())
 		require.NoError(t, err)
 		reqs := model.Requests()
 		assert.Equal(t, choice, reqs[0].ToolChoice)
-		assert.Equal(t, toolcall.ToolChoice{Mode: toolcall.ToolChoiceAuto}, reqs[1].ToolChoice)
+		assert.Equal(t, chat.ToolChoice{Mode: chat.ToolChoiceAuto}, reqs[1].ToolChoice)
 		assert.NotContains(t, string(model.RequestBodies()[1]), `"tool_choice":"required"`)
 	}
 }
@@ -580,7 +582,7 @@ func TestCallToolsReplaceDefaults(t *testing.T) {
 	assert.Equal(t, []string{"Sum", "SquareRoot"}, toolNames(reqs[1].Tools))
 }
 
-func toolNames(defs []toolcall.Definition) []string {
+func toolNames(defs []chat.ToolDefinition) []string {
 	var out []string
 	for _, d := range defs {
 		out = append(out, d.Name)
@@ -591,7 +593,7 @@ func toolNames(defs []toolcall.Definition) []string {
 func TestDynamicToolProvider(t *testing.T) {
 	t.Parallel()
 	var asked atomic.Int32
-	provider := toolcall.ToolProviderFunc(func(ctx context.Context, req *toolcall.Request) ([]toolcall.Tool, error) {
+	provider := toolcall.ToolProviderFunc(func(ctx context.Context, req *chat.Request) ([]toolcall.Tool, error) {
 		asked.Add(1)
 		if strings.Contains(req.Messages[0].Content, "weather") {
 			return []toolcall.Tool{weatherTool(t)}, nil
@@ -620,7 +622,7 @@ func TestResponseRecord(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3, resp.Rounds)
 	assert.Len(t, resp.Intermediate, 3)
-	assert.Equal(t, toolcall.Usage{PromptTokens: 30, CompletionTokens: 15, TotalTokens: 45}, resp.Usage)
+	assert.Equal(t, chat.Usage{PromptTokens: 30, CompletionTokens: 15, TotalTokens: 45}, resp.Usage)
 	require.Len(t, resp.Executions, 3)
 	e := resp.Executions
 	assert.Equal(t, "Sum", e[0].Call.Name)
@@ -651,7 +653,7 @@ func TestManagerUserLoop(t *testing.T) {
 	m := toolcall.NewManager()
 	defs, err := m.Definitions(tools)
 	require.NoError(t, err)
-	req := &toolcall.Request{Messages: resp.History[:1], Tools: defs}
+	req := &chat.Request{Messages: resp.History[:1], Tools: defs}
 	ex, err := m.Execute(context.Background(), tools, req, resp.Intermediate[0])
 	require.NoError(t, err)
 	assert.Equal(t, "3", ex.Executions[0].Result)
@@ -663,7 +665,7 @@ func TestManagerUserLoop(t *testing.T) {
 
 	// An eligibility predicate vetoes execution.
 	model = tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)))
-	client = toolcall.NewClient(model, toolcall.WithEligibility(func(r *toolcall.ModelResponse) bool { return false }))
+	client = toolcall.NewClient(model, toolcall.WithEligibility(func(r *chat.Response) bool { return false }))
 	resp, err = client.Prompt("1+2?").Tools(Calculator{}).Call(context.Background())
 	require.NoError(t, err)
 	assert.Empty(t, resp.Executions)
@@ -682,7 +684,7 @@ func TestManagerExecuteToolContextAndRound(t *testing.T) {
 	require.NoError(t, err)
 	tools := []toolcall.Tool{probe}
 	m := toolcall.NewManager(toolcall.WithToolContext(map[string]any{"tenant": "default", "user": "u0"}))
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("go")}}
 	ctx := toolcall.ContextWithToolContext(context.Background(), toolcall.NewToolContext(map[string]any{"user": "u1"}))
 	for i := range 2 {
 		resp := tt.ToolCalls(tt.Call(fmt.Sprint(i), "probe", `{}`)).Response
@@ -700,14 +702,14 @@ func TestHooks(t *testing.T) {
 	rec := func(s string) { mu.Lock(); events = append(events, s); mu.Unlock() }
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)), tt.Text("3"))
 	client := toolcall.NewClient(model, toolcall.WithHooks(toolcall.Hooks{
-		BeforeModel: func(ctx context.Context, req *toolcall.Request) context.Context {
+		BeforeModel: func(ctx context.Context, req *chat.Request) context.Context {
 			rec(fmt.Sprint("model ", len(req.Messages)))
 			return ctx
 		},
 		AfterModel: func(ctx context.Context, mc toolcall.ModelCall) {
 			rec(fmt.Sprint("model done round ", mc.Round, " messages ", len(mc.Request.Messages), " calls ", mc.Response.HasToolCalls(), " ", mc.Err, " timed ", mc.Duration > 0))
 		},
-		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) context.Context {
+		BeforeTool: func(ctx context.Context, call chat.ToolCall) context.Context {
 			rec("tool " + call.Name + " " + string(call.Arguments))
 			return ctx
 		},
@@ -745,9 +747,9 @@ func TestHooks(t *testing.T) {
 
 func TestConcurrentClient(t *testing.T) {
 	t.Parallel()
-	model := tt.NewFuncModel(func(req *toolcall.Request) (*toolcall.ModelResponse, error) {
+	model := tt.NewFuncModel(func(req *chat.Request) (*chat.Response, error) {
 		last := req.Messages[len(req.Messages)-1]
-		if last.Role == toolcall.RoleTool {
+		if last.Role == chat.RoleTool {
 			return tt.Text("answer " + last.Content).Response, nil
 		}
 		return tt.ToolCalls(tt.Call("a", "Sum", `{"a":1,"b":2}`), tt.Call("b", "Sum", `{"a":3,"b":4}`)).Response, nil
@@ -821,7 +823,7 @@ func TestSameToolTwiceIsOfferedOnce(t *testing.T) {
 	weather := weatherTool(t)
 	reg := &toolcall.Registry{}
 	require.NoError(t, reg.Register(weather))
-	dynamic := toolcall.ToolProviderFunc(func(context.Context, *toolcall.Request) ([]toolcall.Tool, error) {
+	dynamic := toolcall.ToolProviderFunc(func(context.Context, *chat.Request) ([]toolcall.Tool, error) {
 		return []toolcall.Tool{weather, nil}[:1], nil
 	})
 	model := tt.NewModel(tt.Text("ok"))
@@ -900,8 +902,8 @@ func TestClientAsModel(t *testing.T) {
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "CustomerInfo", `{"id":3}`)), tt.Text("Ada works for acme"))
 	client := toolcall.NewClient(model, toolcall.WithTools(CustomerTools{Updated: new([]Customer)}),
 		toolcall.WithToolContext(map[string]any{"tenantId": "acme"}))
-	var chat toolcall.ChatModel = client.AsModel()
-	resp, err := chat.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("who is 3?")}})
+	var m chat.Model = client.AsModel()
+	resp, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("who is 3?")}})
 	require.NoError(t, err)
 	assert.Equal(t, "Ada works for acme", resp.Message.Content)
 	assert.Equal(t, 30, resp.Usage.TotalTokens)
@@ -943,7 +945,7 @@ func TestConcurrentRegistryAndManager(t *testing.T) {
 	m := toolcall.NewManager(toolcall.WithToolContext(map[string]any{"k": "v"}))
 	sum, err := toolcall.ToolsFrom(Calculator{})
 	require.NoError(t, err)
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("go")}}
 	var wg sync.WaitGroup
 	errs := make(chan error, 200)
 	for i := range 100 {
@@ -1058,14 +1060,14 @@ func TestCallsWithoutIDs(t *testing.T) {
 func TestNilReplyReachesAfterModel(t *testing.T) {
 	t.Parallel()
 	var seen []error
-	model := tt.NewFuncModel(func(*toolcall.Request) (*toolcall.ModelResponse, error) { return nil, nil })
+	model := tt.NewFuncModel(func(*chat.Request) (*chat.Response, error) { return nil, nil })
 	client := toolcall.NewClient(model, toolcall.WithHooks(toolcall.Hooks{
 		AfterModel: func(_ context.Context, mc toolcall.ModelCall) { seen = append(seen, mc.Err) },
 	}))
 	_, err := client.Prompt("go").Call(context.Background())
-	require.ErrorIs(t, err, toolcall.ErrBadResponse)
+	require.ErrorIs(t, err, chat.ErrBadResponse)
 	require.Len(t, seen, 1)
-	assert.ErrorIs(t, seen[0], toolcall.ErrBadResponse)
+	assert.ErrorIs(t, seen[0], chat.ErrBadResponse)
 }
 
 func TestZeroValueManager(t *testing.T) {
@@ -1073,7 +1075,7 @@ func TestZeroValueManager(t *testing.T) {
 	var m toolcall.Manager
 	tools, err := toolcall.ToolsFrom(Calculator{})
 	require.NoError(t, err)
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("go")}}
 	ex, err := m.Execute(context.Background(), tools, req, tt.ToolCalls(tt.Call("1", "Sum", `{"a":[[1]],"b":2}`), tt.Call("2", "Sum", `{"a":1,"b":2}`)).Response)
 	require.NoError(t, err)
 	assert.Equal(t, `invalid arguments for tool "Sum": a: expected number, got array`, ex.Executions[0].Result)

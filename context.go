@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"sync/atomic"
+
+	"github.com/toolcall-go/toolcall/chat"
 )
 
 // A ToolContext carries the caller's data to tools, such as a tenant or
@@ -68,7 +70,7 @@ type CallInfo struct {
 	Round int    // the model round trip that asked for the call, from 1
 	// History is the conversation up to and including the assistant
 	// message with the call. It is shared: do not modify it.
-	History []Message
+	History []chat.Message
 }
 
 type ctxKey int

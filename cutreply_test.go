@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -16,7 +18,7 @@ import (
 
 // cutReply is a scripted reply with text and tool calls that finished with
 // reason, as a provider reports a reply cut short.
-func cutReply(reason toolcall.FinishReason, text string, calls ...toolcall.ToolCall) tt.Reply {
+func cutReply(reason chat.FinishReason, text string, calls ...chat.ToolCall) tt.Reply {
 	r := tt.ToolCalls(calls...)
 	r.Response.Message.Content = text
 	r.Response.FinishReason = reason
@@ -37,7 +39,7 @@ func hookRecorder() (toolcall.Hooks, func() []string) {
 		AfterModel: func(ctx context.Context, mc toolcall.ModelCall) {
 			rec("model r%d %s calls=%d", mc.Round, mc.Response.FinishReason, len(mc.Response.Message.ToolCalls))
 		},
-		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) context.Context {
+		BeforeTool: func(ctx context.Context, call chat.ToolCall) context.Context {
 			rec("before %s %s", call.ID, call.Name)
 			return ctx
 		},
@@ -58,13 +60,13 @@ func hookRecorder() (toolcall.Hooks, func() []string) {
 func TestReplyCutShort(t *testing.T) {
 	t.Parallel()
 	const email = `{"to":"ana@example.com","subject":"Invoice","body":"Attached."}`
-	question := toolcall.UserMessage("go")
+	question := chat.UserMessage("go")
 	for _, tc := range []struct {
 		name    string
 		script  func() []tt.Reply
 		wantErr string
 		// wantHistory is the history after the question.
-		wantHistory []toolcall.Message
+		wantHistory []chat.Message
 		wantRounds  int
 		wantLookups int32
 		wantHooks   []string
@@ -73,7 +75,7 @@ func TestReplyCutShort(t *testing.T) {
 		{
 			name: "length",
 			script: func() []tt.Reply {
-				return []tt.Reply{cutReply(toolcall.FinishLength, "", tt.Call("c1", "send_email", email))}
+				return []tt.Reply{cutReply(chat.FinishLength, "", tt.Call("c1", "send_email", email))}
 			},
 			wantErr:    `toolcall: model reply cut short: finish reason "length"; its 1 tool call was not run`,
 			wantRounds: 1,
@@ -86,7 +88,7 @@ func TestReplyCutShort(t *testing.T) {
 		{
 			name: "content filter with text and two calls",
 			script: func() []tt.Reply {
-				return []tt.Reply{cutReply(toolcall.FinishFiltered, "Sending both.",
+				return []tt.Reply{cutReply(chat.FinishFiltered, "Sending both.",
 					tt.Call("c1", "send_email", email), tt.Call("c2", "send_email", `{"to":"bo@example.com"}`))}
 			},
 			wantErr:    `toolcall: model reply cut short: finish reason "content_filter"; its 2 tool calls were not run`,
@@ -104,13 +106,13 @@ func TestReplyCutShort(t *testing.T) {
 			script: func() []tt.Reply {
 				return []tt.Reply{
 					tt.ToolCalls(tt.Call("c1", "lookup", `{"q":"ana"}`)),
-					cutReply(toolcall.FinishLength, "", tt.Call("c2", "send_email", email)),
+					cutReply(chat.FinishLength, "", tt.Call("c2", "send_email", email)),
 				}
 			},
 			wantErr: `toolcall: model reply cut short: finish reason "length"; its 1 tool call was not run`,
-			wantHistory: []toolcall.Message{
-				toolcall.AssistantMessage("", tt.Call("c1", "lookup", `{"q":"ana"}`)),
-				{Role: toolcall.RoleTool, Content: "ana@example.com", ToolCallID: "c1", ToolName: "lookup"},
+			wantHistory: []chat.Message{
+				chat.AssistantMessage("", tt.Call("c1", "lookup", `{"q":"ana"}`)),
+				{Role: chat.RoleTool, Content: "ana@example.com", ToolCallID: "c1", ToolName: "lookup"},
 			},
 			wantRounds:  2,
 			wantLookups: 1,
@@ -146,9 +148,9 @@ func TestReplyCutShort(t *testing.T) {
 				assert.Equal(t, tc.script()[tc.wantRounds-1].Response.FinishReason, cut.FinishReason)
 				assert.Equal(t, cut.Message, resp.Message)
 				r := tc.wantRounds
-				assert.Equal(t, toolcall.Usage{PromptTokens: 10 * r, CompletionTokens: 5 * r, TotalTokens: 15 * r}, resp.Usage,
+				assert.Equal(t, chat.Usage{PromptTokens: 10 * r, CompletionTokens: 5 * r, TotalTokens: 15 * r}, resp.Usage,
 					"usage counts every round, the cut one included")
-				assert.Equal(t, append([]toolcall.Message{question}, tc.wantHistory...), resp.History)
+				assert.Equal(t, append([]chat.Message{question}, tc.wantHistory...), resp.History)
 				require.NoError(t, tt.CheckHistory(resp.History), "the history is valid to resend")
 			}
 
@@ -180,19 +182,19 @@ func TestReplyCutShortWithoutCalls(t *testing.T) {
 	t.Parallel()
 	script := func() *tt.Model {
 		r := tt.Text("Once upon a")
-		r.Response.FinishReason = toolcall.FinishLength
+		r.Response.FinishReason = chat.FinishLength
 		return tt.NewModel(r)
 	}
 	resp, err := toolcall.NewClient(script()).Prompt("go").Call(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, "Once upon a", resp.Content())
 	require.Len(t, resp.Intermediate, 1)
-	assert.Equal(t, toolcall.FinishLength, resp.Intermediate[0].FinishReason)
+	assert.Equal(t, chat.FinishLength, resp.Intermediate[0].FinishReason)
 
 	events, resp, err := collectStream(toolcall.NewClient(script()).Prompt("go").Stream(context.Background()))
 	require.NoError(t, err)
 	assert.Equal(t, []string{`text "Once"`, `text " upon"`, `text " a"`, `done response=true: Once upon a`}, events)
-	assert.Equal(t, toolcall.FinishLength, resp.Intermediate[0].FinishReason)
+	assert.Equal(t, chat.FinishLength, resp.Intermediate[0].FinishReason)
 }
 
 // TestReplyCutShortWithoutExecution: with execution off the caller gets
@@ -201,12 +203,12 @@ func TestReplyCutShortWithoutExecution(t *testing.T) {
 	t.Parallel()
 	var sends atomic.Int32
 	call := tt.Call("c1", "send_email", `{"to":"ana@example.com"}`)
-	model := tt.NewModel(cutReply(toolcall.FinishLength, "", call))
+	model := tt.NewModel(cutReply(chat.FinishLength, "", call))
 	resp, err := toolcall.NewClient(model, toolcall.WithoutToolExecution()).Prompt("go").Tools(emailTool(t, &sends)).Call(context.Background())
 	require.NoError(t, err)
 	assert.Zero(t, sends.Load())
-	assert.Equal(t, []toolcall.ToolCall{call}, resp.Message.ToolCalls)
-	assert.Equal(t, toolcall.FinishLength, resp.Intermediate[0].FinishReason)
+	assert.Equal(t, []chat.ToolCall{call}, resp.Message.ToolCalls)
+	assert.Equal(t, chat.FinishLength, resp.Intermediate[0].FinishReason)
 }
 
 // emailTool returns a send_email tool that counts its runs.
@@ -234,10 +236,10 @@ func TestManagerRefusesCutReply(t *testing.T) {
 		runs.Add(1)
 		return "sent", nil
 	})
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("mail bob")}}
-	for _, reason := range []toolcall.FinishReason{toolcall.FinishLength, toolcall.FinishFiltered} {
-		resp := &toolcall.ModelResponse{FinishReason: reason,
-			Message: toolcall.AssistantMessage("", tt.Call("c1", "send_email", `{"to":"bob"}`))}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("mail bob")}}
+	for _, reason := range []chat.FinishReason{chat.FinishLength, chat.FinishFiltered} {
+		resp := &chat.Response{FinishReason: reason,
+			Message: chat.AssistantMessage("", tt.Call("c1", "send_email", `{"to":"bob"}`))}
 		ex, err := toolcall.NewManager().Execute(context.Background(), []toolcall.Tool{send}, req, resp)
 		require.ErrorIs(t, err, toolcall.ErrReplyCut)
 		assert.EqualError(t, err, fmt.Sprintf(`toolcall: model reply cut short: finish reason %q; its 1 tool call was not run`, reason))

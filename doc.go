@@ -32,7 +32,7 @@
 //     is never a tool by accident.
 //   - Function tools: [NewFunc] turns a func(ctx, In) (Out, error) into a
 //     tool; the parameters are In's fields.
-//   - Custom tools: [NewTool] with a hand-written [Definition], or any type
+//   - Custom tools: [NewTool] with a hand-written [chat.ToolDefinition], or any type
 //     implementing [Tool].
 //
 // Parameters follow encoding/json: the json tag names a field, "-" hides

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -52,7 +54,7 @@ func TestErrorMessages(t *testing.T) {
 		return f
 	}
 	rawX := func(t *testing.T) toolcall.Tool {
-		r, err := toolcall.NewTool(toolcall.Definition{Name: "x"}, func(context.Context, json.RawMessage) (string, error) { return "", nil })
+		r, err := toolcall.NewTool(chat.ToolDefinition{Name: "x"}, func(context.Context, json.RawMessage) (string, error) { return "", nil })
 		require.NoError(t, err)
 		return r
 	}
@@ -153,28 +155,28 @@ func TestErrorMessages(t *testing.T) {
 			name:     "openai: 404 page, BaseURL ends in /v1",
 			err:      openai404("http://compat.invalid/v1", "404 page not found\n"),
 			want:     `openai: HTTP 404: model "gpt-4o-mini": model not found: no /chat/completions at http://compat.invalid/v1`,
-			is:       toolcall.ErrModelNotFound,
+			is:       chat.ErrModelNotFound,
 			provider: true,
 		},
 		{
 			name:     "openai: 404 page, BaseURL without /v1",
 			err:      openai404("http://compat.invalid", "404 page not found\n"),
 			want:     `openai: HTTP 404: model "gpt-4o-mini": model not found: no /chat/completions at http://compat.invalid; BaseURL usually ends in /v1`,
-			is:       toolcall.ErrModelNotFound,
+			is:       chat.ErrModelNotFound,
 			provider: true,
 		},
 		{
 			name:     "openai: empty 404",
 			err:      openai404("http://compat.invalid/v1", ""),
 			want:     `openai: HTTP 404: model "gpt-4o-mini": endpoint or model not found at /v1/chat/completions`,
-			isNot:    toolcall.ErrModelNotFound,
+			isNot:    chat.ErrModelNotFound,
 			provider: true,
 		},
 		{
 			name:     "openai: empty 404, key in the path",
 			err:      openai404("http://compat.invalid/"+errmsgKey+"/v1", ""),
 			want:     `openai: HTTP 404: model "gpt-4o-mini": endpoint or model not found at /[redacted]/v1/chat/completions`,
-			isNot:    toolcall.ErrModelNotFound,
+			isNot:    chat.ErrModelNotFound,
 			provider: true,
 		},
 	} {
@@ -192,7 +194,7 @@ func TestErrorMessages(t *testing.T) {
 				assert.NotErrorIs(t, err, tc.isNot)
 			}
 			if tc.provider {
-				var pe *toolcall.ProviderError
+				var pe *chat.ProviderError
 				require.True(t, errors.As(err, &pe), "a *toolcall.ProviderError")
 				assert.Equal(t, 404, pe.StatusCode)
 				assert.NotContains(t, fmt.Sprintf("%s %+v %#v", err, err, err), errmsgKey, "the API key shows")
@@ -215,7 +217,7 @@ func openai404(baseURL, body string) func(t *testing.T) error {
 	return func(t *testing.T) error {
 		m := openai.New(openai.Config{BaseURL: baseURL, APIKey: errmsgKey, Model: "gpt-4o-mini",
 			HTTPClient: &http.Client{Transport: errmsg404{body: body}}})
-		_, err := m.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}})
+		_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}})
 		return err
 	}
 }

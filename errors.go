@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 )
 
 // Errors at tool definition. Definition errors wrap one of these and are
@@ -27,26 +26,13 @@ var (
 	// allowed round. The response returned with it holds the history.
 	ErrMaxIterations = errors.New("toolcall: iteration limit reached")
 	// ErrReplyCut: a model reply with tool calls was cut short by the output
-	// limit or a content filter ([FinishLength], [FinishFiltered]), so it
+	// limit or a content filter ([chat.FinishLength], [chat.FinishFiltered]), so it
 	// may have lost calls or arguments, and none of its calls was run. The
 	// response returned with it holds the cut reply and the history before it.
 	ErrReplyCut = errors.New("toolcall: model reply cut short")
 	// ErrFatal marks a tool error that must end the call instead of being
 	// reported to the model: wrap it, as in fmt.Errorf("...: %w", toolcall.ErrFatal).
 	ErrFatal = errors.New("toolcall: fatal tool error")
-	// ErrStreamStopped: the consumer of a stream stopped reading.
-	ErrStreamStopped = errors.New("toolcall: stream stopped by consumer")
-)
-
-// Errors that providers return, wrapped in a [*ProviderError].
-var (
-	ErrUnauthorized      = errors.New("toolcall: unauthorized")
-	ErrModelNotFound     = errors.New("toolcall: model not found")
-	ErrRateLimited       = errors.New("toolcall: rate limited")
-	ErrServer            = errors.New("toolcall: server error")
-	ErrBadRequest        = errors.New("toolcall: bad request")
-	ErrToolsNotSupported = errors.New("toolcall: model does not support tools")
-	ErrBadResponse       = errors.New("toolcall: malformed response")
 )
 
 // A DefinitionError reports why a Go type, method or func cannot be a tool.
@@ -140,46 +126,3 @@ func (e *ArgumentError) Error() string {
 	}
 	return b.String()
 }
-
-// A ProviderError is an error a model server returned or a failure to reach
-// it. It wraps one of [ErrUnauthorized], [ErrModelNotFound],
-// [ErrRateLimited], [ErrServer], [ErrBadRequest], [ErrToolsNotSupported] or
-// [ErrBadResponse] when one applies, and the transport error otherwise.
-// It never contains the API key.
-type ProviderError struct {
-	Provider   string // "openai", "ollama"
-	StatusCode int    // HTTP status; 0 when no response was received
-	Message    string // the server's message, without the raw body
-	Model      string
-	// RetryAfter is the wait the server asked for (HTTP Retry-After), or 0.
-	RetryAfter time.Duration
-	Err        error
-}
-
-// Error reads "provider: HTTP status: model: cause: message (retry after d)",
-// leaving out the parts that are unknown.
-func (e *ProviderError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Provider)
-	if e.StatusCode != 0 {
-		fmt.Fprintf(&b, ": HTTP %d", e.StatusCode)
-	}
-	if e.Model != "" {
-		fmt.Fprintf(&b, ": model %q", e.Model)
-	}
-	if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(strings.TrimPrefix(e.Err.Error(), "toolcall: "))
-	}
-	if e.Message != "" && (e.Err == nil || !strings.Contains(e.Err.Error(), e.Message)) {
-		b.WriteString(": ")
-		b.WriteString(e.Message)
-	}
-	if e.RetryAfter > 0 {
-		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
-	}
-	return b.String()
-}
-
-// Unwrap returns the sentinel or the transport error.
-func (e *ProviderError) Unwrap() error { return e.Err }

@@ -8,6 +8,8 @@ import (
 	"log"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/toolcalltest"
 )
@@ -151,11 +153,11 @@ func ExampleManager() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Wake me at 7:30")}, Tools: defs}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("Wake me at 7:30")}, Tools: defs}
 
 	// The model's reply to req (written by hand here): a tool call.
-	resp := &toolcall.ModelResponse{Message: toolcall.AssistantMessage("",
-		toolcall.ToolCall{ID: "call_1", Name: "setAlarm", Arguments: json.RawMessage(`{"time":"07:30"}`)})}
+	resp := &chat.Response{Message: chat.AssistantMessage("",
+		chat.ToolCall{ID: "call_1", Name: "setAlarm", Arguments: json.RawMessage(`{"time":"07:30"}`)})}
 
 	ex, err := m.Execute(context.Background(), tools, req, resp)
 	if err != nil {

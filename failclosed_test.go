@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/invopop/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,7 +20,7 @@ import (
 
 func handTool(schema string) func() error {
 	return func() error {
-		_, err := toolcall.NewTool(toolcall.Definition{Name: "t", InputSchema: json.RawMessage(schema)},
+		_, err := toolcall.NewTool(chat.ToolDefinition{Name: "t", InputSchema: json.RawMessage(schema)},
 			func(context.Context, json.RawMessage) (string, error) { return "ran", nil })
 		return err
 	}
@@ -131,7 +133,7 @@ func TestRefusedAtDefinition(t *testing.T) {
 		{"inside $defs", handTool(`{"type":"object","$defs":{"Node":{"type":"object","properties":{"next":{"typ":"string"}}}}}`),
 			fmt.Sprintf(kw, "$defs.Node.next", "typ", `unknown keyword; did you mean "type"?`), "$defs.Node.next"},
 		{"nil call function", func() error {
-			_, err := toolcall.NewTool(toolcall.Definition{Name: "t"}, nil)
+			_, err := toolcall.NewTool(chat.ToolDefinition{Name: "t"}, nil)
 			return err
 		}, `toolcall: tool "t": invalid tool: nil call function`, ""},
 		{"not an object schema", handTool(`{"type":"string"}`), `toolcall: tool "t": invalid tool: input schema must have "type":"object", got string`, ""},
@@ -340,7 +342,7 @@ func TestKeywordEnforcement(t *testing.T) {
 			t.Parallel()
 			schema := `{"type":"object","properties":{"v":` + tc.schema + `},"$defs":{"pos":{"type":"integer","minimum":0},` +
 				`"list":{"type":"object","properties":{"next":{"$ref":"#/$defs/list"}},"additionalProperties":false}}}`
-			hand, err := toolcall.NewTool(toolcall.Definition{Name: "t", InputSchema: json.RawMessage(schema)},
+			hand, err := toolcall.NewTool(chat.ToolDefinition{Name: "t", InputSchema: json.RawMessage(schema)},
 				func(context.Context, json.RawMessage) (string, error) { return "ran", nil })
 			require.NoError(t, err)
 			tools := []toolcall.Tool{hand}
@@ -366,8 +368,8 @@ func TestKeywordEnforcement(t *testing.T) {
 func execute(t *testing.T, tool toolcall.Tool, args string) toolcall.ToolExecution {
 	t.Helper()
 	ex, err := toolcall.NewManager().Execute(context.Background(), []toolcall.Tool{tool},
-		&toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}},
-		&toolcall.ModelResponse{Message: toolcall.AssistantMessage("", tt.Call("c1", "t", args))})
+		&chat.Request{Messages: []chat.Message{chat.UserMessage("go")}},
+		&chat.Response{Message: chat.AssistantMessage("", tt.Call("c1", "t", args))})
 	require.NoError(t, err)
 	return ex.Executions[0]
 }

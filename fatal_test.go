@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -62,8 +64,8 @@ func TestFatalErrorTextStaysWithTheCaller(t *testing.T) {
 	})
 	t.Run("Manager", func(t *testing.T) {
 		ex, err := toolcall.NewManager().Execute(context.Background(), []toolcall.Tool{login},
-			&toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("log in")}},
-			&toolcall.ModelResponse{Message: toolcall.AssistantMessage("", tt.Call("c1", "login", `{}`))})
+			&chat.Request{Messages: []chat.Message{chat.UserMessage("log in")}},
+			&chat.Response{Message: chat.AssistantMessage("", tt.Call("c1", "login", `{}`))})
 		require.ErrorIs(t, err, toolcall.ErrFatal)
 		assert.Equal(t, "tool login failed", ex.History[2].Content)
 		assert.Equal(t, "tool login failed", toolcall.ToolErrorText(&toolcall.ToolError{Name: "login", Err: fmt.Errorf("%w: %s", toolcall.ErrFatal, secret)}))

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -117,37 +119,37 @@ func TestBadInputTable(t *testing.T) {
 // Response (returned with errors too) is valid to resend.
 func TestModelReplyQuirks(t *testing.T) {
 	t.Parallel()
-	user := toolcall.UserMessage("go")
-	final := toolcall.AssistantMessage("final")
-	pong := func(id string) toolcall.Message {
-		return toolcall.Message{Role: toolcall.RoleTool, Content: "pong", ToolCallID: id, ToolName: "Ping"}
+	user := chat.UserMessage("go")
+	final := chat.AssistantMessage("final")
+	pong := func(id string) chat.Message {
+		return chat.Message{Role: chat.RoleTool, Content: "pong", ToolCallID: id, ToolName: "Ping"}
 	}
-	withCalls := func(text string, finish toolcall.FinishReason, calls ...toolcall.ToolCall) tt.Reply {
-		return tt.Reply{Response: &toolcall.ModelResponse{Message: toolcall.AssistantMessage(text, calls...), FinishReason: finish}}
+	withCalls := func(text string, finish chat.FinishReason, calls ...chat.ToolCall) tt.Reply {
+		return tt.Reply{Response: &chat.Response{Message: chat.AssistantMessage(text, calls...), FinishReason: finish}}
 	}
 	for _, tc := range []struct {
 		name        string
 		reply       tt.Reply
 		wantErr     string // exact; empty for success
 		wantContent string
-		wantHistory []toolcall.Message
+		wantHistory []chat.Message
 		wantRounds  int
 	}{
-		{"nil response", tt.Reply{Func: func(*toolcall.Request) (*toolcall.ModelResponse, error) { return nil, nil }},
-			`toolcall: malformed response: model returned no response`, "", []toolcall.Message{user}, 1},
-		{"response and error", tt.Reply{Func: func(*toolcall.Request) (*toolcall.ModelResponse, error) {
+		{"nil response", tt.Reply{Func: func(*chat.Request) (*chat.Response, error) { return nil, nil }},
+			`chat: malformed response: model returned no response`, "", []chat.Message{user}, 1},
+		{"response and error", tt.Reply{Func: func(*chat.Request) (*chat.Response, error) {
 			return tt.Text("half").Response, errors.New("stream broke")
-		}}, "stream broke", "", []toolcall.Message{user}, 1},
-		{"model error", tt.Fail(errors.New("overloaded")), "overloaded", "", []toolcall.Message{user}, 1},
-		{"empty reply", tt.Text(""), "", "", []toolcall.Message{user, toolcall.AssistantMessage("")}, 1},
+		}}, "stream broke", "", []chat.Message{user}, 1},
+		{"model error", tt.Fail(errors.New("overloaded")), "overloaded", "", []chat.Message{user}, 1},
+		{"empty reply", tt.Text(""), "", "", []chat.Message{user, chat.AssistantMessage("")}, 1},
 		{"text and calls", withCalls("let me check", "", tt.Call("1", "Ping", ``)), "", "final",
-			[]toolcall.Message{user, toolcall.AssistantMessage("let me check", tt.Call("1", "Ping", ``)), pong("1"), final}, 2},
-		{"calls with finish reason stop", withCalls("", toolcall.FinishStop, tt.Call("1", "Ping", ``)), "", "final",
-			[]toolcall.Message{user, toolcall.AssistantMessage("", tt.Call("1", "Ping", ``)), pong("1"), final}, 2},
+			[]chat.Message{user, chat.AssistantMessage("let me check", tt.Call("1", "Ping", ``)), pong("1"), final}, 2},
+		{"calls with finish reason stop", withCalls("", chat.FinishStop, tt.Call("1", "Ping", ``)), "", "final",
+			[]chat.Message{user, chat.AssistantMessage("", tt.Call("1", "Ping", ``)), pong("1"), final}, 2},
 		{"duplicate call ids", tt.ToolCalls(tt.Call("same", "Ping", ``), tt.Call("same", "Ping", ``)), "", "final",
-			[]toolcall.Message{user, toolcall.AssistantMessage("", tt.Call("same", "Ping", ``), tt.Call("same_1", "Ping", ``)), pong("same"), pong("same_1"), final}, 2},
+			[]chat.Message{user, chat.AssistantMessage("", tt.Call("same", "Ping", ``), tt.Call("same_1", "Ping", ``)), pong("same"), pong("same_1"), final}, 2},
 		{"empty call id", tt.ToolCalls(tt.Call("", "Ping", ``)), "", "final",
-			[]toolcall.Message{user, toolcall.AssistantMessage("", tt.Call("call_0", "Ping", ``)), pong("call_0"), final}, 2},
+			[]chat.Message{user, chat.AssistantMessage("", tt.Call("call_0", "Ping", ``)), pong("call_0"), final}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -202,14 +204,14 @@ func TestStress(t *testing.T) {
 		mk("fatal", false, func(context.Context, int) (string, error) { return "", toolcall.ErrFatal }),
 	}
 	names := []string{"ok", "fail", "slow", "panic", "direct", "fatal", "missing"}
-	model := tt.NewFuncModel(func(req *toolcall.Request) (*toolcall.ModelResponse, error) {
+	model := tt.NewFuncModel(func(req *chat.Request) (*chat.Response, error) {
 		var seed int
 		fmt.Sscan(strings.TrimPrefix(req.Messages[0].Content, "q"), &seed)
 		round := strings.Count(fmt.Sprint(len(req.Messages)), "") // varies with the round
 		if len(req.Messages) > 9 || (seed+round)%7 == 0 {
 			return tt.Text("answer").Response, nil
 		}
-		var calls []toolcall.ToolCall
+		var calls []chat.ToolCall
 		for i := range 1 + seed%3 {
 			name := names[(seed+i+len(req.Messages))%len(names)]
 			calls = append(calls, tt.Call(fmt.Sprintf("c%d-%d", len(req.Messages), i), name, fmt.Sprintf(`{"n":%d}`, seed)))

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -27,8 +29,8 @@ func TestLimitsZeroIsDefaultNoLimitIsNone(t *testing.T) {
 	run := func(t *testing.T, tool toolcall.Tool, args string, opt toolcall.ManagerOption) toolcall.ToolExecution {
 		t.Helper()
 		ex, err := toolcall.NewManager(opt).Execute(context.Background(), []toolcall.Tool{tool},
-			&toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}},
-			&toolcall.ModelResponse{Message: toolcall.AssistantMessage("", tt.Call("c1", tool.Definition().Name, args))})
+			&chat.Request{Messages: []chat.Message{chat.UserMessage("go")}},
+			&chat.Response{Message: chat.AssistantMessage("", tt.Call("c1", tool.Definition().Name, args))})
 		require.NoError(t, err)
 		return ex.Executions[0]
 	}
@@ -66,8 +68,8 @@ func TestLimitsZeroIsDefaultNoLimitIsNone(t *testing.T) {
 		t.Parallel()
 		for _, n := range []int{0, toolcall.NoLimit} {
 			ex, err := toolcall.NewManager(toolcall.WithConcurrency(n)).Execute(context.Background(), []toolcall.Tool{echo},
-				&toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}},
-				&toolcall.ModelResponse{Message: toolcall.AssistantMessage("",
+				&chat.Request{Messages: []chat.Message{chat.UserMessage("go")}},
+				&chat.Response{Message: chat.AssistantMessage("",
 					tt.Call("c1", "echo", `{"text":"a"}`), tt.Call("c2", "echo", `{"text":"b"}`), tt.Call("c3", "echo", `{"text":"c"}`))})
 			require.NoError(t, err, "WithConcurrency(%d)", n)
 			require.Len(t, ex.Executions, 3)

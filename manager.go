@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall/internal/check"
 )
 
@@ -37,7 +39,7 @@ func NewManager(opts ...ManagerOption) *Manager {
 
 // A ToolExecution records one tool call of the loop.
 type ToolExecution struct {
-	Call   ToolCall
+	Call   chat.ToolCall
 	Result string // the text sent to the model (or returned directly)
 	// IsError reports whether Result describes a failure: the tool returned
 	// an error or panicked, the arguments were invalid, or the tool does not
@@ -56,7 +58,7 @@ type Execution struct {
 	// History is the request's messages, then the assistant message with
 	// the calls, then one tool message per call, in call order. It is valid
 	// to send back to the model.
-	History []Message
+	History []chat.Message
 	// Executions has one entry per call, in call order.
 	Executions []ToolExecution
 	// ReturnDirect reports that every call returned directly and none
@@ -64,19 +66,19 @@ type Execution struct {
 	ReturnDirect bool
 }
 
-// Definitions returns the definitions of tools, for a [Request]. The same
+// Definitions returns the definitions of tools, for a [chat.Request]. The same
 // tool given twice (say, directly and by name) is defined once; two
 // different tools with one name are an error naming both, with
 // [ErrDuplicateTool]. A tool whose input schema the checks refuse is a
 // [*DefinitionError] naming the tool, the parameter path and the keyword.
 // With [WithStrictTools] each tool not already strict is given in its strict
 // variant, whatever its schema's origin.
-func (m *Manager) Definitions(tools []Tool) ([]Definition, error) {
+func (m *Manager) Definitions(tools []Tool) ([]chat.ToolDefinition, error) {
 	return definitions(m.cfg.strict, tools)
 }
 
-func definitions(strict bool, tools []Tool) ([]Definition, error) {
-	defs := make([]Definition, 0, len(tools))
+func definitions(strict bool, tools []Tool) ([]chat.ToolDefinition, error) {
+	defs := make([]chat.ToolDefinition, 0, len(tools))
 next:
 	for i, t := range tools {
 		if t == nil {
@@ -148,10 +150,10 @@ func sameTool(a, b Tool) bool {
 // their [CallInfo] is one more than the number of assistant messages with
 // tool calls in req.
 //
-// A reply cut short ([FinishLength], [FinishFiltered]) may have lost calls
+// A reply cut short ([chat.FinishLength], [chat.FinishFiltered]) may have lost calls
 // or arguments: none of its calls runs, and Execute returns an error
 // wrapping [ErrReplyCut] with an Execution whose History is req's messages.
-func (m *Manager) Execute(ctx context.Context, tools []Tool, req *Request, resp *ModelResponse) (*Execution, error) {
+func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, resp *chat.Response) (*Execution, error) {
 	if err := replyCut(resp); err != nil {
 		return &Execution{History: slices.Clip(req.Messages)}, err
 	}
@@ -165,7 +167,7 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *Request, resp 
 	}
 	round := 1
 	for _, msg := range req.Messages {
-		if msg.Role == RoleAssistant && len(msg.ToolCalls) > 0 {
+		if msg.Role == chat.RoleAssistant && len(msg.ToolCalls) > 0 {
 			round++
 		}
 	}
@@ -174,9 +176,9 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *Request, resp 
 
 // execute is Execute with the client's configuration and round; the calls
 // of resp already have unique ids.
-func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, history []Message, resp *ModelResponse, round int) (*Execution, error) {
+func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, history []chat.Message, resp *chat.Response, round int) (*Execution, error) {
 	calls := resp.Message.ToolCalls
-	hist := make([]Message, 0, len(history)+1+len(calls))
+	hist := make([]chat.Message, 0, len(history)+1+len(calls))
 	hist = append(hist, history...)
 	hist = append(hist, resp.Message)
 	var ex *Execution
@@ -205,7 +207,7 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 
 	direct := len(calls) > 0
 	for _, e := range ex.Executions {
-		msg := ToolMessage(e.Call, e.Result)
+		msg := chat.ToolMessage(e.Call, e.Result)
 		msg.IsError = e.IsError
 		hist = append(hist, msg)
 		if e.IsError || !e.ReturnDirect {
@@ -224,7 +226,7 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 // cfg.concurrency at once, filling execs in call order. The first abort in
 // time wins: the calls it cancels may fail after it, with errors that only
 // echo the cancellation.
-func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, tools []Tool, calls []ToolCall, hist []Message, round int, execs []ToolExecution) error {
+func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, tools []Tool, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -267,14 +269,14 @@ func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, tools []
 // a "_<n>" suffix, as the providers do, so that every tool message answers
 // one call and the history stays valid to resend. calls is copied only when
 // something changes.
-func uniqueCallIDs(calls []ToolCall) (_ []ToolCall, changed bool) {
+func uniqueCallIDs(calls []chat.ToolCall) (_ []chat.ToolCall, changed bool) {
 	for i := range calls {
 		id := calls[i].ID
 		if id == "" {
 			id = "call_" + strconv.Itoa(i)
 		}
 		base := id
-		for n := 1; slices.ContainsFunc(calls[:i], func(c ToolCall) bool { return c.ID == id }); n++ {
+		for n := 1; slices.ContainsFunc(calls[:i], func(c chat.ToolCall) bool { return c.ID == id }); n++ {
 			id = base + "_" + strconv.Itoa(n)
 		}
 		if id != calls[i].ID {
@@ -289,7 +291,7 @@ func uniqueCallIDs(calls []ToolCall) (_ []ToolCall, changed bool) {
 
 // withUniqueCallIDs returns mr, or a copy whose calls have the ids
 // [uniqueCallIDs] gives them; the model's reply is never modified.
-func withUniqueCallIDs(mr *ModelResponse) *ModelResponse {
+func withUniqueCallIDs(mr *chat.Response) *chat.Response {
 	calls, changed := uniqueCallIDs(mr.Message.ToolCalls)
 	if !changed {
 		return mr
@@ -301,9 +303,9 @@ func withUniqueCallIDs(mr *ModelResponse) *ModelResponse {
 
 // replyCut returns an error wrapping [ErrReplyCut] when mr has tool calls
 // and was cut short, and nil otherwise.
-func replyCut(mr *ModelResponse) error {
+func replyCut(mr *chat.Response) error {
 	n := len(mr.Message.ToolCalls)
-	if n == 0 || mr.FinishReason != FinishLength && mr.FinishReason != FinishFiltered {
+	if n == 0 || mr.FinishReason != chat.FinishLength && mr.FinishReason != chat.FinishFiltered {
 		return nil
 	}
 	calls := "call was"
@@ -314,14 +316,14 @@ func replyCut(mr *ModelResponse) error {
 }
 
 // notRun is the record of a call skipped because the call was aborted.
-func notRun(call ToolCall, round int) ToolExecution {
+func notRun(call chat.ToolCall, round int) ToolExecution {
 	return ToolExecution{Call: call, Round: round, IsError: true,
 		Result: "tool call not executed: the request was aborted",
 		Err:    &ToolError{Name: call.Name, CallID: call.ID, Err: context.Canceled}}
 }
 
 // executeOne runs one call. A non-nil error aborts the loop.
-func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, call ToolCall, hist []Message, round int) (ToolExecution, error) {
+func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, call chat.ToolCall, hist []chat.Message, round int) (ToolExecution, error) {
 	start := time.Now()
 	e := ToolExecution{Call: call, Round: round}
 	if h := cfg.hooks.BeforeTool; h != nil {
@@ -398,7 +400,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 
 // safeRun checks the call's arguments with k and runs the tool through mw,
 // turning a panic into a *ToolError.
-func safeRun(ctx context.Context, t Tool, in *check.Input, k *check.Checker, call ToolCall, mw Middleware) (result string, err error) {
+func safeRun(ctx context.Context, t Tool, in *check.Input, k *check.Checker, call chat.ToolCall, mw Middleware) (result string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &ToolError{Panic: r, Err: fmt.Errorf("panic: %v", r)}

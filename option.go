@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall/internal/signature"
 )
 
@@ -130,9 +132,9 @@ type config struct {
 	toolContext   ToolContext
 	resolver      Resolver
 	providers     []ToolProvider
-	eligible      func(*ModelResponse) bool
+	eligible      func(*chat.Response) bool
 	noExecution   bool
-	options       Options
+	options       chat.Options
 	system        string
 }
 
@@ -176,15 +178,15 @@ const (
 type Hooks struct {
 	// BeforeCall sees a Call's or Stream's first request; the whole call
 	// runs with the context it returns.
-	BeforeCall func(ctx context.Context, req *Request) context.Context
+	BeforeCall func(ctx context.Context, req *chat.Request) context.Context
 	// AfterCall sees how the call ended: its Response and error. A call
 	// that cannot start (no messages, an unknown tool name) calls neither.
 	AfterCall   func(ctx context.Context, resp *Response, err error)
-	BeforeModel func(ctx context.Context, req *Request) context.Context
+	BeforeModel func(ctx context.Context, req *chat.Request) context.Context
 	AfterModel  func(ctx context.Context, mc ModelCall)
 	// BeforeTool sees every call the model makes, also those that then
 	// fail lookup or the argument checks and never reach the tool.
-	BeforeTool func(ctx context.Context, call ToolCall) context.Context
+	BeforeTool func(ctx context.Context, call chat.ToolCall) context.Context
 	AfterTool  func(ctx context.Context, exec ToolExecution)
 }
 
@@ -200,8 +202,8 @@ func hookContext(ctx, from context.Context) context.Context {
 // A ModelCall is one model round trip, as [Hooks].AfterModel sees it.
 type ModelCall struct {
 	Round    int // from 1
-	Request  *Request
-	Response *ModelResponse // nil when Err is set
+	Request  *chat.Request
+	Response *chat.Response // nil when Err is set
 	Err      error
 	Duration time.Duration
 }
@@ -292,7 +294,7 @@ func WithStrictTools() ManagerOption {
 // empty or null ones. next runs the tool, or the next middleware. A
 // middleware may return without calling next, to refuse a call or answer
 // from a cache; it cannot change the arguments, which were checked.
-type Middleware func(ctx context.Context, call ToolCall, next func(context.Context) (string, error)) (string, error)
+type Middleware func(ctx context.Context, call chat.ToolCall, next func(context.Context) (string, error)) (string, error)
 
 // WithMiddleware adds middleware around every tool call; the first given
 // is the outermost. Wrapping changes nothing about the checks: each call is
@@ -311,7 +313,7 @@ func chainMiddleware(outer, inner Middleware) Middleware {
 	if outer == nil {
 		return inner
 	}
-	return func(ctx context.Context, call ToolCall, next func(context.Context) (string, error)) (string, error) {
+	return func(ctx context.Context, call chat.ToolCall, next func(context.Context) (string, error)) (string, error) {
 		return outer(ctx, call, func(ctx context.Context) (string, error) { return inner(ctx, call, next) })
 	}
 }
@@ -361,7 +363,7 @@ func WithToolProvider(p ToolProvider) Option {
 // WithEligibility replaces the test deciding whether a response's tool
 // calls are executed. The default executes when the response has tool
 // calls.
-func WithEligibility(f func(*ModelResponse) bool) Option {
+func WithEligibility(f func(*chat.Response) bool) Option {
 	return optionFunc(func(c *config) { c.eligible = f })
 }
 
@@ -372,7 +374,7 @@ func WithoutToolExecution() Option {
 }
 
 // WithOptions sets a client's default sampling options.
-func WithOptions(o Options) Option {
+func WithOptions(o chat.Options) Option {
 	return optionFunc(func(c *config) { c.options = o })
 }
 

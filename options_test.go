@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -25,7 +27,7 @@ type optModel struct {
 	cur *tt.Model
 }
 
-func (m *optModel) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.ModelResponse, error) {
+func (m *optModel) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 	m.mu.Lock()
 	cur := m.cur
 	m.mu.Unlock()
@@ -43,7 +45,7 @@ func (m *optModel) script(replies ...tt.Reply) *tt.Model {
 type optResult struct {
 	resp *toolcall.Response
 	err  error
-	reqs []*toolcall.Request
+	reqs []*chat.Request
 }
 
 // optCall is one Client call of a row: with on, the option is in effect
@@ -58,7 +60,7 @@ type optCall struct {
 type optExec struct {
 	tc    map[string]any // the tool context of Execute's ctx
 	tools []toolcall.Tool
-	calls []toolcall.ToolCall
+	calls []chat.ToolCall
 	check func(t *testing.T, ex *toolcall.Execution, err error)
 }
 
@@ -98,7 +100,7 @@ func optOneTool(tool toolcall.Tool, args string, check func(t *testing.T, e tool
 	exec := func(*testing.T, bool) optExec {
 		return optExec{
 			tools: []toolcall.Tool{tool},
-			calls: []toolcall.ToolCall{tt.Call("c1", name, args)},
+			calls: []chat.ToolCall{tt.Call("c1", name, args)},
 			check: func(t *testing.T, ex *toolcall.Execution, err error) {
 				require.NoError(t, err)
 				require.Len(t, ex.Executions, 1)
@@ -136,8 +138,8 @@ func optBarrierStep(n int, wait bool) (toolcall.Tool, *atomic.Int32) {
 	return tool, &peak
 }
 
-func optSteps(n int) []toolcall.ToolCall {
-	var calls []toolcall.ToolCall
+func optSteps(n int) []chat.ToolCall {
+	var calls []chat.ToolCall
 	for i := range n {
 		calls = append(calls, tt.Call(fmt.Sprint("s", i), "step", fmt.Sprintf(`{"n":%d}`, i)))
 	}
@@ -221,14 +223,14 @@ func optRows() []optRow {
 				},
 			}
 		}},
-		{name: "WithToolProvider", opt: toolcall.WithToolProvider(toolcall.ToolProviderFunc(func(context.Context, *toolcall.Request) ([]toolcall.Tool, error) {
+		{name: "WithToolProvider", opt: toolcall.WithToolProvider(toolcall.ToolProviderFunc(func(context.Context, *chat.Request) ([]toolcall.Tool, error) {
 			return []toolcall.Tool{optPing(nil)}, nil
 		})), call: func(t *testing.T, on bool) optCall {
 			return optCall{script: []tt.Reply{tt.Text("done")}, check: func(t *testing.T, r optResult) { offered(t, r, on) }}
 		}},
-		{name: "WithEligibility", opt: toolcall.WithEligibility(func(*toolcall.ModelResponse) bool { return false }), call: notRun},
+		{name: "WithEligibility", opt: toolcall.WithEligibility(func(*chat.Response) bool { return false }), call: notRun},
 		{name: "WithoutToolExecution", opt: toolcall.WithoutToolExecution(), call: notRun},
-		{name: "WithOptions", opt: toolcall.WithOptions(toolcall.Options{Temperature: &temp}), call: func(t *testing.T, on bool) optCall {
+		{name: "WithOptions", opt: toolcall.WithOptions(chat.Options{Temperature: &temp}), call: func(t *testing.T, on bool) optCall {
 			return optCall{script: []tt.Reply{tt.Text("done")}, check: func(t *testing.T, r optResult) {
 				require.NoError(t, r.err)
 				if on {
@@ -244,9 +246,9 @@ func optRows() []optRow {
 				require.NoError(t, r.err)
 				first := r.reqs[0].Messages[0]
 				if on {
-					assert.Equal(t, toolcall.SystemMessage("Be brief."), first)
+					assert.Equal(t, chat.SystemMessage("Be brief."), first)
 				} else {
-					assert.Equal(t, toolcall.RoleUser, first.Role)
+					assert.Equal(t, chat.RoleUser, first.Role)
 				}
 			}}
 		}},
@@ -347,7 +349,7 @@ func optRows() []optRow {
 		}), `{}`, func(t *testing.T, on bool, e toolcall.ToolExecution) {
 			assert.Equal(t, map[bool]string{true: "0123\n[truncated: result was 10 bytes, limit 4]", false: "0123456789"}[on], e.Result)
 		}},
-		{"WithMiddleware", toolcall.WithMiddleware(func(ctx context.Context, _ toolcall.ToolCall, next func(context.Context) (string, error)) (string, error) {
+		{"WithMiddleware", toolcall.WithMiddleware(func(ctx context.Context, _ chat.ToolCall, next func(context.Context) (string, error)) (string, error) {
 			s, err := next(ctx)
 			return "[" + s + "]", err
 		}), optPing(nil), `{}`, func(t *testing.T, on bool, e toolcall.ToolExecution) {
@@ -398,7 +400,7 @@ func optRows() []optRow {
 			}
 		},
 		exec: func(t *testing.T, on bool) optExec {
-			return optExec{tools: []toolcall.Tool{optPing(nil)}, calls: []toolcall.ToolCall{tt.Call("c1", "nope", `{}`)},
+			return optExec{tools: []toolcall.Tool{optPing(nil)}, calls: []chat.ToolCall{tt.Call("c1", "nope", `{}`)},
 				check: func(t *testing.T, ex *toolcall.Execution, err error) {
 					require.Len(t, ex.Executions, 1)
 					unknown(on, err, ex.Executions[0], t)
@@ -450,14 +452,14 @@ func hooksRow() optRow {
 		return c
 	}
 	hooks := toolcall.Hooks{
-		BeforeCall: func(ctx context.Context, _ *toolcall.Request) context.Context {
+		BeforeCall: func(ctx context.Context, _ *chat.Request) context.Context {
 			from(ctx).call.Add(1)
 			return ctx
 		},
 		AfterCall:   func(ctx context.Context, _ *toolcall.Response, _ error) { from(ctx).call.Add(1) },
-		BeforeModel: func(ctx context.Context, _ *toolcall.Request) context.Context { from(ctx).model.Add(1); return ctx },
+		BeforeModel: func(ctx context.Context, _ *chat.Request) context.Context { from(ctx).model.Add(1); return ctx },
 		AfterModel:  func(ctx context.Context, _ toolcall.ModelCall) { from(ctx).model.Add(1) },
-		BeforeTool:  func(ctx context.Context, _ toolcall.ToolCall) context.Context { from(ctx).tool.Add(1); return ctx },
+		BeforeTool:  func(ctx context.Context, _ chat.ToolCall) context.Context { from(ctx).tool.Add(1); return ctx },
 		AfterTool:   func(ctx context.Context, _ toolcall.ToolExecution) { from(ctx).tool.Add(1) },
 	}
 	return optRow{name: "WithHooks", opt: toolcall.WithHooks(hooks),
@@ -479,7 +481,7 @@ func hooksRow() optRow {
 		exec: func(t *testing.T, on bool) optExec {
 			c := &counters{}
 			tool := toolcall.MustFunc("ping", "Ping", func(context.Context, struct{}) (string, error) { return "pong", nil })
-			return optExec{tc: map[string]any{"hooks": c}, tools: []toolcall.Tool{tool}, calls: []toolcall.ToolCall{tt.Call("c1", "ping", `{}`)},
+			return optExec{tc: map[string]any{"hooks": c}, tools: []toolcall.Tool{tool}, calls: []chat.ToolCall{tt.Call("c1", "ping", `{}`)},
 				check: func(t *testing.T, ex *toolcall.Execution, err error) {
 					require.NoError(t, err)
 					require.Len(t, ex.Executions, 1)
@@ -518,7 +520,7 @@ func optBuild(ctor string, opts ...toolcall.ToolOption) (toolcall.Tool, error) {
 	case "NewMethod":
 		return toolcall.NewMethod(optTools{}, "Base", append([]toolcall.ToolOption{toolcall.WithName("base"), toolcall.WithDescription("Base tool")}, opts...)...)
 	}
-	return toolcall.NewTool(toolcall.Definition{Name: "base", Description: "Base tool",
+	return toolcall.NewTool(chat.ToolDefinition{Name: "base", Description: "Base tool",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"},"unit":{"type":"string"}},"required":["n"],"additionalProperties":false}`)},
 		func(ctx context.Context, args json.RawMessage) (string, error) {
 			var in optArgs
@@ -533,8 +535,8 @@ func optBuild(ctor string, opts ...toolcall.ToolOption) (toolcall.Tool, error) {
 func optRunTool(t *testing.T, tool toolcall.Tool, name, args string) (*toolcall.Execution, toolcall.ToolExecution) {
 	t.Helper()
 	ex, err := toolcall.NewManager().Execute(context.Background(), []toolcall.Tool{tool},
-		&toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}},
-		&toolcall.ModelResponse{Message: toolcall.AssistantMessage("", tt.Call("c1", name, args))})
+		&chat.Request{Messages: []chat.Message{chat.UserMessage("go")}},
+		&chat.Response{Message: chat.AssistantMessage("", tt.Call("c1", name, args))})
 	require.NoError(t, err)
 	require.Len(t, ex.Executions, 1)
 	return ex, ex.Executions[0]
@@ -662,8 +664,8 @@ func TestEveryOptionTakesEffect(t *testing.T) {
 			ectx = toolcall.ContextWithToolContext(ctx, toolcall.NewToolContext(x.tc))
 		}
 		ex, err := mgr.Execute(ectx, x.tools,
-			&toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("go")}},
-			&toolcall.ModelResponse{Message: toolcall.AssistantMessage("", x.calls...)})
+			&chat.Request{Messages: []chat.Message{chat.UserMessage("go")}},
+			&chat.Response{Message: chat.AssistantMessage("", x.calls...)})
 		require.NotNil(t, ex)
 		x.check(t, ex, err)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/toolcall-go/toolcall/chat"
 )
 
 // A Resolver finds a tool by name, for tools requested by name
@@ -101,14 +103,14 @@ func (r *Registry) Names() []string {
 // A ToolProvider chooses tools per request, from the request itself
 // (LangChain4j's ToolProvider). Tools must be safe for concurrent use.
 type ToolProvider interface {
-	Tools(ctx context.Context, req *Request) ([]Tool, error)
+	Tools(ctx context.Context, req *chat.Request) ([]Tool, error)
 }
 
 // ToolProviderFunc adapts an ordinary function to a [ToolProvider].
-type ToolProviderFunc func(ctx context.Context, req *Request) ([]Tool, error)
+type ToolProviderFunc func(ctx context.Context, req *chat.Request) ([]Tool, error)
 
 // Tools calls f(ctx, req).
-func (f ToolProviderFunc) Tools(ctx context.Context, req *Request) ([]Tool, error) {
+func (f ToolProviderFunc) Tools(ctx context.Context, req *chat.Request) ([]Tool, error) {
 	return f(ctx, req)
 }
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/jsonnode"
 	"github.com/toolcall-go/toolcall/internal/schema"
@@ -141,7 +143,7 @@ func schemaError(err error) error {
 }
 
 // inputOf returns the compiled input schema of any tool.
-func inputOf(t Tool, def Definition) (*check.Input, error) {
+func inputOf(t Tool, def chat.ToolDefinition) (*check.Input, error) {
 	if bt, ok := t.(builtTool); ok {
 		return bt.input(), nil
 	}

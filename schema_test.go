@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -299,7 +301,7 @@ func TestSchemaNoParameters(t *testing.T) {
 			return toolcall.NewFunc("ping", "Ping", func(context.Context, struct{}) (string, error) { return "pong", nil })
 		})},
 		{name: "NewTool without schema", schema: toolSchema(false, func() (toolcall.Tool, error) {
-			return toolcall.NewTool(toolcall.Definition{Name: "ping"}, func(context.Context, json.RawMessage) (string, error) { return "pong", nil })
+			return toolcall.NewTool(chat.ToolDefinition{Name: "ping"}, func(context.Context, json.RawMessage) (string, error) { return "pong", nil })
 		})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

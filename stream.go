@@ -3,6 +3,8 @@ package toolcall
 import (
 	"context"
 	"iter"
+
+	"github.com/toolcall-go/toolcall/chat"
 )
 
 // An EventKind says what a stream [Event] carries.
@@ -20,7 +22,7 @@ const (
 type Event struct {
 	Kind      EventKind
 	Text      string        // EventText
-	ToolCall  ToolCall      // EventToolCall
+	ToolCall  chat.ToolCall // EventToolCall
 	Execution ToolExecution // EventToolResult
 	// Response is the outcome, with EventDone; with an error it holds the
 	// history so far.
@@ -39,7 +41,7 @@ type Event struct {
 // iteration limit is reached; execution is off; or [WithEligibility]
 // vetoes it) gets no EventToolResult.
 //
-// A model that does not implement [StreamingChatModel] is called with Chat
+// A model that does not implement [chat.StreamingModel] is called with Chat
 // and its text yielded in one piece.
 func (p *Prompt) Stream(ctx context.Context) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
@@ -57,17 +59,17 @@ func (p *Prompt) Stream(ctx context.Context) iter.Seq2[Event, error] {
 			return true
 		}
 		cl.onExecuted = func(e ToolExecution) bool { return emit(Event{Kind: EventToolResult, Execution: e}) }
-		resp, err := cl.run(ctx, func(ctx context.Context, req *Request) (*ModelResponse, error) {
-			var mr *ModelResponse
+		resp, err := cl.run(ctx, func(ctx context.Context, req *chat.Request) (*chat.Response, error) {
+			var mr *chat.Response
 			var err error
-			if sm, ok := p.c.model.(StreamingChatModel); ok {
-				mr, err = sm.Stream(ctx, req, func(d StreamDelta) bool {
+			if sm, ok := p.c.model.(chat.StreamingModel); ok {
+				mr, err = sm.Stream(ctx, req, func(d chat.Delta) bool {
 					return d.Content == "" || emit(Event{Kind: EventText, Text: d.Content})
 				})
 			} else {
 				mr, err = p.c.model.Chat(ctx, req)
 				if err == nil && mr != nil && mr.Message.Content != "" && !emit(Event{Kind: EventText, Text: mr.Message.Content}) {
-					return nil, ErrStreamStopped
+					return nil, chat.ErrStreamStopped
 				}
 			}
 			if err != nil || mr == nil {
@@ -76,7 +78,7 @@ func (p *Prompt) Stream(ctx context.Context) iter.Seq2[Event, error] {
 			mr = withUniqueCallIDs(mr) // the events carry the ids the results will
 			for _, tc := range mr.Message.ToolCalls {
 				if !emit(Event{Kind: EventToolCall, ToolCall: tc}) {
-					return nil, ErrStreamStopped
+					return nil, chat.ErrStreamStopped
 				}
 			}
 			return mr, nil

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -95,7 +97,7 @@ func queryTool(t *testing.T, name string, runs *atomic.Int32, seen *[]string, fn
 // chatOnly hides the scripted model's Stream method.
 type chatOnly struct{ m *tt.Model }
 
-func (c chatOnly) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.ModelResponse, error) {
+func (c chatOnly) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 	return c.m.Chat(ctx, req)
 }
 
@@ -135,7 +137,7 @@ func TestStreamPolicies(t *testing.T) {
 		assert.EqualError(t, te.Err, "database unavailable")
 		reqs := model.Requests()
 		require.Len(t, reqs, 2)
-		assert.Equal(t, toolcall.Message{Role: toolcall.RoleTool, Content: "database unavailable", ToolCallID: "c1", ToolName: "lookup", IsError: true},
+		assert.Equal(t, chat.Message{Role: chat.RoleTool, Content: "database unavailable", ToolCallID: "c1", ToolName: "lookup", IsError: true},
 			reqs[1].Messages[2])
 		assert.Len(t, resp.History, 4)
 		assertValidHistory(t, resp.History)
@@ -193,7 +195,7 @@ func TestStreamPolicies(t *testing.T) {
 		assert.Zero(t, runs.Load(), "no tool ran")
 		reqs := model.Requests()
 		require.Len(t, reqs, 2)
-		assert.Equal(t, toolcall.Message{Role: toolcall.RoleTool, Content: `tool "launchRockets" does not exist; available tools: lookup`,
+		assert.Equal(t, chat.Message{Role: chat.RoleTool, Content: `tool "launchRockets" does not exist; available tools: lookup`,
 			ToolCallID: "c1", ToolName: "launchRockets", IsError: true}, reqs[1].Messages[2])
 		require.NotNil(t, resp)
 		assert.ErrorIs(t, resp.Executions[0].Err, toolcall.ErrToolNotFound)
@@ -292,11 +294,11 @@ func TestStreamPolicies(t *testing.T) {
 		assert.EqualValues(t, 1, runs.Load(), "the sibling did not run after the abort")
 		assert.Len(t, model.Requests(), 1)
 		require.NotNil(t, resp)
-		assert.Equal(t, []toolcall.Message{
-			toolcall.UserMessage("go"),
-			toolcall.AssistantMessage("", tt.Call("c1", "charge", `{"q":"10"}`), tt.Call("c2", "lookup", `{"q":"x"}`)),
-			{Role: toolcall.RoleTool, Content: "tool charge failed", ToolCallID: "c1", ToolName: "charge", IsError: true},
-			{Role: toolcall.RoleTool, Content: "tool call not executed: the request was aborted", ToolCallID: "c2", ToolName: "lookup", IsError: true},
+		assert.Equal(t, []chat.Message{
+			chat.UserMessage("go"),
+			chat.AssistantMessage("", tt.Call("c1", "charge", `{"q":"10"}`), tt.Call("c2", "lookup", `{"q":"x"}`)),
+			{Role: chat.RoleTool, Content: "tool charge failed", ToolCallID: "c1", ToolName: "charge", IsError: true},
+			{Role: chat.RoleTool, Content: "tool call not executed: the request was aborted", ToolCallID: "c2", ToolName: "lookup", IsError: true},
 		}, resp.History)
 		assertValidHistory(t, resp.History)
 		assertSameAsCall(t, script(), opts, tools, resp, err)
@@ -334,7 +336,7 @@ func TestStreamPolicies(t *testing.T) {
 		tools := []any{queryTool(t, "ping", &runs, nil, func(context.Context, string) (string, error) { return "pong", nil })}
 		opts := []toolcall.Option{toolcall.WithMaxIterations(2)}
 		script := func() *tt.Model {
-			return tt.NewFuncModel(func(req *toolcall.Request) (*toolcall.ModelResponse, error) {
+			return tt.NewFuncModel(func(req *chat.Request) (*chat.Response, error) {
 				return tt.ToolCalls(tt.Call(fmt.Sprintf("c%d", len(req.Messages)), "ping", `{"q":"x"}`)).Response, nil
 			})
 		}
@@ -357,14 +359,14 @@ func TestStreamPolicies(t *testing.T) {
 		assert.Equal(t, 3, resp.Rounds)
 		assert.Len(t, resp.Executions, 2)
 		assert.Len(t, resp.History, 5)
-		assert.Equal(t, toolcall.RoleTool, resp.History[4].Role)
+		assert.Equal(t, chat.RoleTool, resp.History[4].Role)
 		assertValidHistory(t, resp.History)
 		assertSameAsCall(t, script(), opts, tools, resp, err)
 	})
 
 	t.Run("cancel while a tool is blocked", func(t *testing.T) {
 		t.Parallel()
-		for _, calls := range [][]toolcall.ToolCall{
+		for _, calls := range [][]chat.ToolCall{
 			{tt.Call("c1", "block", `{"q":"x"}`)},                                      // runs on the caller's goroutine
 			{tt.Call("c1", "block", `{"q":"x"}`), tt.Call("c2", "block", `{"q":"y"}`)}, // runs concurrently
 		} {
@@ -432,9 +434,9 @@ func TestStreamPolicies(t *testing.T) {
 
 	t.Run("breaking out stops the loop", func(t *testing.T) {
 		t.Parallel()
-		withText := tt.Reply{Response: &toolcall.ModelResponse{
-			Message:      toolcall.AssistantMessage("checking", tt.Call("c1", "lookup", `{"q":"x"}`)),
-			FinishReason: toolcall.FinishToolCalls,
+		withText := tt.Reply{Response: &chat.Response{
+			Message:      chat.AssistantMessage("checking", tt.Call("c1", "lookup", `{"q":"x"}`)),
+			FinishReason: chat.FinishToolCalls,
 		}}
 		for _, tc := range []struct {
 			name      string
@@ -466,7 +468,7 @@ func TestStreamPolicies(t *testing.T) {
 				var runs atomic.Int32
 				lookup := queryTool(t, "lookup", &runs, nil, func(context.Context, string) (string, error) { return "found", nil })
 				model := tt.NewModel(tc.replies...)
-				var cm toolcall.ChatModel = model
+				var cm chat.Model = model
 				if tc.chatOnly {
 					cm = chatOnly{model}
 				}

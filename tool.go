@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/jsonnode"
 )
@@ -26,21 +28,9 @@ import (
 // used directly, so a wrapper that calls one is safe too; there, null for an
 // optional parameter counts as absent, as in the strict variant.
 type Tool interface {
-	Definition() Definition
+	Definition() chat.ToolDefinition
 	Metadata() Metadata
 	Call(ctx context.Context, arguments json.RawMessage) (string, error)
-}
-
-// A Definition is what the model sees of a tool. InputSchema is a JSON Schema
-// of an object; it is shared and must not be modified.
-type Definition struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema"`
-	// Strict asks providers that support it (OpenAI's structured outputs) to
-	// constrain the model's arguments to InputSchema. A strict InputSchema
-	// lists every property as required; see [WithStrict].
-	Strict bool `json:"strict,omitempty"`
 }
 
 // Metadata is what only the library sees of a tool.
@@ -66,7 +56,7 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{},"required":[
 // the parameter path and the keyword when it uses a keyword the checks
 // cannot enforce (see the package documentation). call receives only
 // arguments that passed them.
-func NewTool(def Definition, call func(ctx context.Context, arguments json.RawMessage) (string, error), opts ...ToolOption) (Tool, error) {
+func NewTool(def chat.ToolDefinition, call func(ctx context.Context, arguments json.RawMessage) (string, error), opts ...ToolOption) (Tool, error) {
 	if call == nil {
 		return nil, &DefinitionError{Method: def.Name, Err: fmt.Errorf("%w: nil call function", ErrInvalidTool)}
 	}
@@ -96,7 +86,7 @@ func NewTool(def Definition, call func(ctx context.Context, arguments json.RawMe
 		cfg.description = cfg.name
 	}
 	return &rawTool{
-		def:  Definition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict},
+		def:  chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict},
 		meta: cfg.metadata(),
 		call: call,
 		in:   in,
@@ -104,21 +94,21 @@ func NewTool(def Definition, call func(ctx context.Context, arguments json.RawMe
 }
 
 type rawTool struct {
-	def  Definition
+	def  chat.ToolDefinition
 	meta Metadata
 	call func(ctx context.Context, arguments json.RawMessage) (string, error)
 	in   *check.Input
 }
 
-func (t *rawTool) Definition() Definition { return t.def }
-func (t *rawTool) Metadata() Metadata     { return t.meta }
-func (t *rawTool) input() *check.Input    { return t.in }
+func (t *rawTool) Definition() chat.ToolDefinition { return t.def }
+func (t *rawTool) Metadata() Metadata              { return t.meta }
+func (t *rawTool) input() *check.Input             { return t.in }
 
 func (t *rawTool) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
-	return t.run(ctx, ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
+	return t.run(ctx, chat.ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
 }
 
-func (t *rawTool) run(ctx context.Context, call ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
+func (t *rawTool) run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
 	if err := checkArgs(k, t.in, t.def.Name, args, nil, nil); err != nil {
 		return "", err
 	}
@@ -134,7 +124,7 @@ func (t *rawTool) run(ctx context.Context, call ToolCall, args []byte, k *check.
 type builtTool interface {
 	Tool
 	input() *check.Input
-	run(ctx context.Context, call ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error)
+	run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error)
 }
 
 // checkObjectSchema makes sure an input schema is of type "object", which

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -70,21 +72,21 @@ func TestHooksCarryTheContext(t *testing.T) {
 		}
 		return "ok", nil
 	})
-	calls := make([]toolcall.ToolCall, n)
+	calls := make([]chat.ToolCall, n)
 	for i := range calls {
 		calls[i] = tt.Call("c"+strconv.Itoa(i), "work", `{"i":`+strconv.Itoa(i)+`}`)
 	}
 	model := tt.NewModel(tt.ToolCalls(calls...), tt.Text("done"))
 	client := toolcall.NewClient(model, toolcall.WithHooks(toolcall.Hooks{
-		BeforeCall:  func(ctx context.Context, _ *toolcall.Request) context.Context { return tr.start(ctx, "call") },
+		BeforeCall:  func(ctx context.Context, _ *chat.Request) context.Context { return tr.start(ctx, "call") },
 		AfterCall:   func(ctx context.Context, _ *toolcall.Response, _ error) { tr.end(ctx) },
-		BeforeModel: func(ctx context.Context, req *toolcall.Request) context.Context { return tr.start(ctx, "model") },
+		BeforeModel: func(ctx context.Context, req *chat.Request) context.Context { return tr.start(ctx, "model") },
 		AfterModel:  func(ctx context.Context, _ toolcall.ModelCall) { tr.end(ctx) },
-		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) context.Context {
+		BeforeTool: func(ctx context.Context, call chat.ToolCall) context.Context {
 			return tr.start(ctx, "tool "+call.ID)
 		},
 		AfterTool: func(ctx context.Context, _ toolcall.ToolExecution) { tr.end(ctx) },
-	}), toolcall.WithMiddleware(func(ctx context.Context, call toolcall.ToolCall, next func(context.Context) (string, error)) (string, error) {
+	}), toolcall.WithMiddleware(func(ctx context.Context, call chat.ToolCall, next func(context.Context) (string, error)) (string, error) {
 		ctx = tr.start(ctx, "middleware "+call.ID)
 		defer tr.end(ctx)
 		return next(ctx)

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -43,7 +45,7 @@ func TestWrappedToolsCheckLikeBareOnes(t *testing.T) {
 		runs.Add(1)
 		return fmt.Sprintf("%s/%s/%d/%v/%v", in.City, in.Unit, in.Days, in.Tags, in.Options.Detailed), nil
 	})
-	raw, err := toolcall.NewTool(toolcall.Definition{Name: "weather", InputSchema: mustSchema(t, wrapArgs{})},
+	raw, err := toolcall.NewTool(chat.ToolDefinition{Name: "weather", InputSchema: mustSchema(t, wrapArgs{})},
 		func(_ context.Context, args json.RawMessage) (string, error) {
 			runs.Add(1)
 			return string(args), nil
@@ -53,7 +55,7 @@ func TestWrappedToolsCheckLikeBareOnes(t *testing.T) {
 	var checks atomic.Int32
 	toolcall.SetOnCheck(func(string) { checks.Add(1) })
 	defer toolcall.SetOnCheck(nil)
-	passthrough := toolcall.WithMiddleware(func(ctx context.Context, _ toolcall.ToolCall, next func(context.Context) (string, error)) (string, error) {
+	passthrough := toolcall.WithMiddleware(func(ctx context.Context, _ chat.ToolCall, next func(context.Context) (string, error)) (string, error) {
 		return next(ctx)
 	})
 
@@ -92,7 +94,7 @@ func TestWrappedToolsCheckLikeBareOnes(t *testing.T) {
 	type outcome struct {
 		isError bool
 		result  string
-		history []toolcall.Message
+		history []chat.Message
 		ran     int32
 		checks  int32
 	}
@@ -160,7 +162,7 @@ func TestMiddlewareOrderAndRefusal(t *testing.T) {
 		return in.Text, nil
 	})
 	mw := func(name string) toolcall.Middleware {
-		return func(ctx context.Context, call toolcall.ToolCall, next func(context.Context) (string, error)) (string, error) {
+		return func(ctx context.Context, call chat.ToolCall, next func(context.Context) (string, error)) (string, error) {
 			trail = append(trail, name+" "+string(call.Arguments))
 			if strings.Contains(string(call.Arguments), "forbidden") {
 				return "", fmt.Errorf("%s refused the call", name)

@@ -20,45 +20,45 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
 )
 
 // A Reply is one scripted answer of a [Model].
 type Reply struct {
-	Response *toolcall.ModelResponse
+	Response *chat.Response
 	Err      error
 	// Func, when set, computes the answer from the request instead.
-	Func func(req *toolcall.Request) (*toolcall.ModelResponse, error)
+	Func func(req *chat.Request) (*chat.Response, error)
 	// Wait, when set, is waited on (or ctx) before answering; it lets a
 	// test hold the model mid-request.
 	Wait <-chan struct{}
 	// Check, when set, asserts the request first: an error it returns is
 	// the model's answer, so the call under test fails with it.
-	Check func(req *toolcall.Request) error
+	Check func(req *chat.Request) error
 }
 
 // Expect returns r with a check of the request it answers; see
 // [Reply.Check].
-func Expect(check func(req *toolcall.Request) error, r Reply) Reply {
+func Expect(check func(req *chat.Request) error, r Reply) Reply {
 	r.Check = check
 	return r
 }
 
 // Text returns a reply with the given text and finish reason stop.
 func Text(text string) Reply {
-	return Reply{Response: &toolcall.ModelResponse{
-		Message:      toolcall.AssistantMessage(text),
-		FinishReason: toolcall.FinishStop,
-		Usage:        toolcall.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15},
+	return Reply{Response: &chat.Response{
+		Message:      chat.AssistantMessage(text),
+		FinishReason: chat.FinishStop,
+		Usage:        chat.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15},
 	}}
 }
 
 // ToolCalls returns a reply asking for the given tool calls.
-func ToolCalls(calls ...toolcall.ToolCall) Reply {
-	return Reply{Response: &toolcall.ModelResponse{
-		Message:      toolcall.AssistantMessage("", calls...),
-		FinishReason: toolcall.FinishToolCalls,
-		Usage:        toolcall.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15},
+func ToolCalls(calls ...chat.ToolCall) Reply {
+	return Reply{Response: &chat.Response{
+		Message:      chat.AssistantMessage("", calls...),
+		FinishReason: chat.FinishToolCalls,
+		Usage:        chat.Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15},
 	}}
 }
 
@@ -66,11 +66,11 @@ func ToolCalls(calls ...toolcall.ToolCall) Reply {
 func Fail(err error) Reply { return Reply{Err: err} }
 
 // Call returns a tool call with the given id, tool name and arguments.
-func Call(id, name, arguments string) toolcall.ToolCall {
-	return toolcall.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(arguments)}
+func Call(id, name, arguments string) chat.ToolCall {
+	return chat.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(arguments)}
 }
 
-// A Model is a [toolcall.ChatModel] and [toolcall.StreamingChatModel] that
+// A Model is a [chat.Model] and [chat.StreamingModel] that
 // answers with its scripted replies in order and records every request. A
 // request past the script fails with an error saying so. A Model is safe
 // for concurrent use; for many concurrent calls, script it with
@@ -78,8 +78,8 @@ func Call(id, name, arguments string) toolcall.ToolCall {
 type Model struct {
 	mu       sync.Mutex
 	replies  []Reply
-	fn       func(req *toolcall.Request) (*toolcall.ModelResponse, error)
-	requests []*toolcall.Request
+	fn       func(req *chat.Request) (*chat.Response, error)
+	requests []*chat.Request
 	bodies   [][]byte
 }
 
@@ -88,12 +88,12 @@ func NewModel(replies ...Reply) *Model { return &Model{replies: replies} }
 
 // NewFuncModel returns a Model that answers every request with fn. fn may
 // be called concurrently.
-func NewFuncModel(fn func(req *toolcall.Request) (*toolcall.ModelResponse, error)) *Model {
+func NewFuncModel(fn func(req *chat.Request) (*chat.Response, error)) *Model {
 	return &Model{fn: fn}
 }
 
 // Chat records req and returns the next scripted reply.
-func (m *Model) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.ModelResponse, error) {
+func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -131,14 +131,14 @@ func (m *Model) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.Mode
 		return nil, r.Err
 	}
 	resp := *r.Response
-	resp.Message.ToolCalls = append([]toolcall.ToolCall(nil), resp.Message.ToolCalls...)
+	resp.Message.ToolCalls = append([]chat.ToolCall(nil), resp.Message.ToolCalls...)
 	return &resp, nil
 }
 
 // Stream is Chat, with the reply's text yielded word by word and each tool
 // call yielded in two fragments (name first, then arguments), as real
 // servers do.
-func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(toolcall.StreamDelta) bool) (*toolcall.ModelResponse, error) {
+func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
 	resp, err := m.Chat(ctx, req)
 	if err != nil {
 		return nil, err
@@ -147,14 +147,14 @@ func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(to
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if !yield(toolcall.StreamDelta{Content: piece}) {
-			return nil, toolcall.ErrStreamStopped
+		if !yield(chat.Delta{Content: piece}) {
+			return nil, chat.ErrStreamStopped
 		}
 	}
 	for i, c := range resp.Message.ToolCalls {
-		if !yield(toolcall.StreamDelta{ToolCall: &toolcall.ToolCallDelta{Index: i, ID: c.ID, Name: c.Name}}) ||
-			!yield(toolcall.StreamDelta{ToolCall: &toolcall.ToolCallDelta{Index: i, Arguments: string(c.Arguments)}}) {
-			return nil, toolcall.ErrStreamStopped
+		if !yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, ID: c.ID, Name: c.Name}}) ||
+			!yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, Arguments: string(c.Arguments)}}) {
+			return nil, chat.ErrStreamStopped
 		}
 	}
 	return resp, nil
@@ -175,10 +175,10 @@ func splitWords(s string) []string {
 }
 
 // Requests returns copies of the requests received so far.
-func (m *Model) Requests() []*toolcall.Request {
+func (m *Model) Requests() []*chat.Request {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := make([]*toolcall.Request, len(m.requests))
+	out := make([]*chat.Request, len(m.requests))
 	for i, r := range m.requests {
 		out[i] = clone(r)
 	}
@@ -200,14 +200,14 @@ func (m *Model) Remaining() int {
 	return len(m.replies)
 }
 
-func clone(req *toolcall.Request) *toolcall.Request {
+func clone(req *chat.Request) *chat.Request {
 	c := *req
-	c.Messages = make([]toolcall.Message, len(req.Messages))
+	c.Messages = make([]chat.Message, len(req.Messages))
 	for i, msg := range req.Messages {
-		msg.ToolCalls = append([]toolcall.ToolCall(nil), msg.ToolCalls...)
+		msg.ToolCalls = append([]chat.ToolCall(nil), msg.ToolCalls...)
 		c.Messages[i] = msg
 	}
-	c.Tools = append([]toolcall.Definition(nil), req.Tools...)
+	c.Tools = append([]chat.ToolDefinition(nil), req.Tools...)
 	return &c
 }
 
@@ -237,7 +237,7 @@ func clone(req *toolcall.Request) *toolcall.Request {
 // of Options.Extra are added at the top level, except those the body
 // already has and model, messages, stream, stream_options, tools and
 // tool_choice; the body's keys are then in sorted order.
-func WireJSON(req *toolcall.Request) []byte {
+func WireJSON(req *chat.Request) []byte {
 	out, err := wireJSON(req)
 	if err != nil {
 		return []byte(fmt.Sprintf(`{"error":%q}`, err.Error()))
@@ -306,7 +306,7 @@ func (t wireTool) MarshalJSON() ([]byte, error) {
 // wireReserved are the keys Options.Extra cannot set.
 var wireReserved = []string{"model", "messages", "stream", "stream_options", "tools", "tool_choice"}
 
-func wireJSON(req *toolcall.Request) ([]byte, error) {
+func wireJSON(req *chat.Request) ([]byte, error) {
 	o := &req.Options
 	body := wireRequest{Model: req.Model, Stop: o.Stop, Seed: o.Seed, Temperature: o.Temperature, TopP: o.TopP,
 		Messages: make([]wireMessage, len(req.Messages))}
@@ -316,13 +316,13 @@ func wireJSON(req *toolcall.Request) ([]byte, error) {
 	for i, m := range req.Messages {
 		out := &body.Messages[i]
 		out.Role = string(m.Role)
-		if m.Content != "" || len(m.ToolCalls) == 0 || m.Role != toolcall.RoleAssistant {
+		if m.Content != "" || len(m.ToolCalls) == 0 || m.Role != chat.RoleAssistant {
 			out.Content = &req.Messages[i].Content
 		}
 		switch m.Role {
-		case toolcall.RoleTool:
+		case chat.RoleTool:
 			out.ToolCallID = m.ToolCallID
-		case toolcall.RoleAssistant:
+		case chat.RoleAssistant:
 			out.ReasoningContent = m.Reasoning
 		}
 		for _, c := range m.ToolCalls {
@@ -398,13 +398,13 @@ func encode(v any) ([]byte, error) {
 // id (and tool name, where the tool message names one), and no tool message
 // may answer anything else. A history a [toolcall.Client] returns with tool
 // execution on passes, also with an error.
-func CheckHistory(msgs []toolcall.Message) error {
+func CheckHistory(msgs []chat.Message) error {
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]
-		if m.Role == toolcall.RoleTool {
+		if m.Role == chat.RoleTool {
 			return fmt.Errorf("message %d: tool message for call %q answers no call", i, m.ToolCallID)
 		}
-		if m.Role != toolcall.RoleAssistant || len(m.ToolCalls) == 0 {
+		if m.Role != chat.RoleAssistant || len(m.ToolCalls) == 0 {
 			continue
 		}
 		pending := make(map[string]string, len(m.ToolCalls)) // id -> tool name
@@ -418,7 +418,7 @@ func CheckHistory(msgs []toolcall.Message) error {
 			pending[c.ID] = c.Name
 		}
 		call := i
-		for i+1 < len(msgs) && msgs[i+1].Role == toolcall.RoleTool {
+		for i+1 < len(msgs) && msgs[i+1].Role == chat.RoleTool {
 			i++
 			name, ok := pending[msgs[i].ToolCallID]
 			if !ok {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -24,8 +26,8 @@ var _ = flag.Bool("update", false, "no golden files in this package")
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-func userRequest(text string) *toolcall.Request {
-	return &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage(text)}}
+func userRequest(text string) *chat.Request {
+	return &chat.Request{Messages: []chat.Message{chat.UserMessage(text)}}
 }
 
 func TestModelRepliesInOrderAndRecords(t *testing.T) {
@@ -40,7 +42,7 @@ func TestModelRepliesInOrderAndRecords(t *testing.T) {
 
 	r1, err := m.Chat(ctx, userRequest("one"))
 	require.NoError(t, err)
-	assert.Equal(t, toolcall.FinishToolCalls, r1.FinishReason)
+	assert.Equal(t, chat.FinishToolCalls, r1.FinishReason)
 	require.Len(t, r1.Message.ToolCalls, 1)
 	assert.Equal(t, "lookup", r1.Message.ToolCalls[0].Name)
 
@@ -87,8 +89,8 @@ func TestModelRepliesAreIndependentCopies(t *testing.T) {
 
 func TestModelCheck(t *testing.T) {
 	ctx := context.Background()
-	wantUser := func(text string) func(*toolcall.Request) error {
-		return func(req *toolcall.Request) error {
+	wantUser := func(text string) func(*chat.Request) error {
+		return func(req *chat.Request) error {
 			if got := req.Messages[len(req.Messages)-1].Content; got != text {
 				return fmt.Errorf("last message %q, want %q", got, text)
 			}
@@ -127,7 +129,7 @@ func TestModelWaitHonoursContext(t *testing.T) {
 }
 
 func TestFuncModelConcurrent(t *testing.T) {
-	m := toolcalltest.NewFuncModel(func(req *toolcall.Request) (*toolcall.ModelResponse, error) {
+	m := toolcalltest.NewFuncModel(func(req *chat.Request) (*chat.Response, error) {
 		return toolcalltest.Text("echo " + req.Messages[0].Content).Response, nil
 	})
 	var wg sync.WaitGroup
@@ -150,7 +152,7 @@ func TestModelStream(t *testing.T) {
 		toolcalltest.ToolCalls(toolcalltest.Call("c1", "a", `{"x":1}`), toolcalltest.Call("c2", "b", `{}`)),
 	)
 	var pieces []string
-	resp, err := m.Stream(ctx, userRequest("x"), func(d toolcall.StreamDelta) bool {
+	resp, err := m.Stream(ctx, userRequest("x"), func(d chat.Delta) bool {
 		pieces = append(pieces, d.Content)
 		return true
 	})
@@ -158,34 +160,34 @@ func TestModelStream(t *testing.T) {
 	assert.Equal(t, []string{"It", " is", " sunny."}, pieces)
 	assert.Equal(t, strings.Join(pieces, ""), resp.Message.Content)
 
-	var deltas []toolcall.ToolCallDelta
-	_, err = m.Stream(ctx, userRequest("x"), func(d toolcall.StreamDelta) bool {
+	var deltas []chat.ToolCallDelta
+	_, err = m.Stream(ctx, userRequest("x"), func(d chat.Delta) bool {
 		deltas = append(deltas, *d.ToolCall)
 		return true
 	})
 	require.NoError(t, err)
-	assert.Equal(t, []toolcall.ToolCallDelta{
+	assert.Equal(t, []chat.ToolCallDelta{
 		{Index: 0, ID: "c1", Name: "a"}, {Index: 0, Arguments: `{"x":1}`},
 		{Index: 1, ID: "c2", Name: "b"}, {Index: 1, Arguments: `{}`},
 	}, deltas)
 
 	m = toolcalltest.NewModel(toolcalltest.Text("a b c"))
-	_, err = m.Stream(ctx, userRequest("x"), func(toolcall.StreamDelta) bool { return false })
-	assert.ErrorIs(t, err, toolcall.ErrStreamStopped)
+	_, err = m.Stream(ctx, userRequest("x"), func(chat.Delta) bool { return false })
+	assert.ErrorIs(t, err, chat.ErrStreamStopped)
 }
 
 func TestWireJSON(t *testing.T) {
-	req := &toolcall.Request{
+	req := &chat.Request{
 		Model: "m",
-		Messages: []toolcall.Message{
-			toolcall.UserMessage("hi"),
-			toolcall.AssistantMessage("", toolcalltest.Call("c1", "now", ""), toolcalltest.Call("c2", "add", `{"a":1}`)),
-			{Role: toolcall.RoleTool, ToolCallID: "c1", ToolName: "now", Content: "noon"},
+		Messages: []chat.Message{
+			chat.UserMessage("hi"),
+			chat.AssistantMessage("", toolcalltest.Call("c1", "now", ""), toolcalltest.Call("c2", "add", `{"a":1}`)),
+			{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "now", Content: "noon"},
 		},
-		Tools: []toolcall.Definition{{
+		Tools: []chat.ToolDefinition{{
 			Name: "add", Description: "Add", InputSchema: []byte(`{"type":"object"}`), Strict: true,
 		}},
-		ToolChoice: toolcall.ToolChoice{Name: "add"},
+		ToolChoice: chat.ToolChoice{Name: "add"},
 	}
 	// Byte for byte: providers/openai's TestWireJSONMatchesProvider holds
 	// the provider to the same bytes.
@@ -198,61 +200,61 @@ func TestWireJSON(t *testing.T) {
 		`{"id":"c2","type":"function","function":{"name":"add","arguments":"{\"a\":1}"}}]},`+
 		`{"role":"tool","content":"noon","tool_call_id":"c1"}]}`+"\n", string(toolcalltest.WireJSON(req)))
 
-	req.ToolChoice = toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}
+	req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceRequired}
 	assert.Contains(t, string(toolcalltest.WireJSON(req)), `"tool_choice":"required"`)
 
 	// Options and their extra keys are on the wire too; an extra key does
 	// not replace a field. Without tools, tool_choice and
 	// parallel_tool_calls are left out, as OpenAI rejects them.
 	temp, maxTokens, parallel := 0.2, 100, false
-	opts := toolcall.Options{Temperature: &temp, MaxTokens: &maxTokens, ParallelToolCalls: &parallel, Stop: []string{"END"},
+	opts := chat.Options{Temperature: &temp, MaxTokens: &maxTokens, ParallelToolCalls: &parallel, Stop: []string{"END"},
 		Extra: map[string]any{"user": "u1", "model": "other", "tools": []string{"x"}}}
-	wire := toolcalltest.WireJSON(&toolcall.Request{Model: "m", Messages: req.Messages[:1], Options: opts,
-		ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}})
+	wire := toolcalltest.WireJSON(&chat.Request{Model: "m", Messages: req.Messages[:1], Options: opts,
+		ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceRequired}})
 	assert.JSONEq(t, `{"model":"m","stream":false,"messages":[{"role":"user","content":"hi"}],
 		"temperature":0.2,"max_tokens":100,"stop":["END"],"user":"u1"}`, string(wire))
 
 	// Reasoning and provider data go back as the provider sends them.
-	wire = toolcalltest.WireJSON(&toolcall.Request{Model: "m", Messages: []toolcall.Message{{
-		Role: toolcall.RoleAssistant, Reasoning: "Think first.", ProviderData: []byte(`{"ignored":true}`),
-		ToolCalls: []toolcall.ToolCall{{ID: "c1", Name: "now", ProviderData: []byte(`{"google": {"thought_signature": "sig=="}}`)}},
+	wire = toolcalltest.WireJSON(&chat.Request{Model: "m", Messages: []chat.Message{{
+		Role: chat.RoleAssistant, Reasoning: "Think first.", ProviderData: []byte(`{"ignored":true}`),
+		ToolCalls: []chat.ToolCall{{ID: "c1", Name: "now", ProviderData: []byte(`{"google": {"thought_signature": "sig=="}}`)}},
 	}}})
 	assert.JSONEq(t, `{"model":"m","stream":false,"messages":[{"role":"assistant","content":null,"reasoning_content":"Think first.",
 		"tool_calls":[{"id":"c1","type":"function","function":{"name":"now","arguments":"{}"},"extra_content":{"google":{"thought_signature":"sig=="}}}]}]}`,
 		string(wire))
 
 	// A request the provider would not send.
-	wire = toolcalltest.WireJSON(&toolcall.Request{Model: "m", Messages: req.Messages[:1],
-		Tools: []toolcall.Definition{{Name: "bad", InputSchema: []byte(`{`)}}})
+	wire = toolcalltest.WireJSON(&chat.Request{Model: "m", Messages: req.Messages[:1],
+		Tools: []chat.ToolDefinition{{Name: "bad", InputSchema: []byte(`{`)}}})
 	assert.Contains(t, string(wire), `{"error":`)
 }
 
 func TestCheckHistory(t *testing.T) {
-	user := toolcall.UserMessage("go")
-	call := func(ids ...string) toolcall.Message {
-		var calls []toolcall.ToolCall
+	user := chat.UserMessage("go")
+	call := func(ids ...string) chat.Message {
+		var calls []chat.ToolCall
 		for _, id := range ids {
 			calls = append(calls, toolcalltest.Call(id, "ping", `{}`))
 		}
-		return toolcall.AssistantMessage("", calls...)
+		return chat.AssistantMessage("", calls...)
 	}
-	answer := func(id, name string) toolcall.Message {
-		return toolcall.Message{Role: toolcall.RoleTool, ToolCallID: id, ToolName: name, Content: "pong"}
+	answer := func(id, name string) chat.Message {
+		return chat.Message{Role: chat.RoleTool, ToolCallID: id, ToolName: name, Content: "pong"}
 	}
 	for _, tc := range []struct {
 		name string
-		msgs []toolcall.Message
+		msgs []chat.Message
 		want string
 	}{
 		{"empty", nil, ""},
-		{"answered", []toolcall.Message{user, call("a", "b"), answer("b", "ping"), answer("a", ""), toolcall.AssistantMessage("done")}, ""},
-		{"unanswered", []toolcall.Message{user, call("a", "b"), answer("a", "ping")}, `message 1: call "b" to ping has no tool message`},
-		{"answered twice", []toolcall.Message{user, call("a"), answer("a", "ping"), answer("a", "ping")}, `message 3: tool message for call "a", which message 1 does not make or has answered`},
-		{"orphan", []toolcall.Message{user, answer("a", "ping")}, `message 1: tool message for call "a" answers no call`},
-		{"after text", []toolcall.Message{user, call("a"), answer("a", "ping"), toolcall.AssistantMessage("x"), answer("a", "ping")}, `message 4: tool message for call "a" answers no call`},
-		{"no id", []toolcall.Message{user, call("")}, "message 1: a call of ping has no id"},
-		{"repeated id", []toolcall.Message{user, call("a", "a")}, `message 1: call id "a" appears twice`},
-		{"wrong tool name", []toolcall.Message{user, call("a"), answer("a", "pong")}, `message 2: tool message names pong, the call "a" is to ping`},
+		{"answered", []chat.Message{user, call("a", "b"), answer("b", "ping"), answer("a", ""), chat.AssistantMessage("done")}, ""},
+		{"unanswered", []chat.Message{user, call("a", "b"), answer("a", "ping")}, `message 1: call "b" to ping has no tool message`},
+		{"answered twice", []chat.Message{user, call("a"), answer("a", "ping"), answer("a", "ping")}, `message 3: tool message for call "a", which message 1 does not make or has answered`},
+		{"orphan", []chat.Message{user, answer("a", "ping")}, `message 1: tool message for call "a" answers no call`},
+		{"after text", []chat.Message{user, call("a"), answer("a", "ping"), chat.AssistantMessage("x"), answer("a", "ping")}, `message 4: tool message for call "a" answers no call`},
+		{"no id", []chat.Message{user, call("")}, "message 1: a call of ping has no id"},
+		{"repeated id", []chat.Message{user, call("a", "a")}, `message 1: call id "a" appears twice`},
+		{"wrong tool name", []chat.Message{user, call("a"), answer("a", "pong")}, `message 2: tool message names pong, the call "a" is to ping`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := toolcalltest.CheckHistory(tc.msgs)
@@ -276,7 +278,7 @@ func TestReasoningAndProviderDataInRequests(t *testing.T) {
 	reply.Response.Message.Reasoning = "Check the clock."
 	reply.Response.Message.ProviderData = []byte(`{"opaque":1}`)
 	model := toolcalltest.NewModel(reply, toolcalltest.Text("Noon."))
-	now, err := toolcall.NewTool(toolcall.Definition{Name: "now"}, func(context.Context, json.RawMessage) (string, error) { return "noon", nil })
+	now, err := toolcall.NewTool(chat.ToolDefinition{Name: "now"}, func(context.Context, json.RawMessage) (string, error) { return "noon", nil })
 	require.NoError(t, err)
 	resp, err := toolcall.NewClient(model).Prompt("Time?").Tools(now).Call(context.Background())
 	require.NoError(t, err)

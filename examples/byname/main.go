@@ -21,6 +21,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/toolcalltest"
 )
@@ -111,7 +113,7 @@ func run() error {
 }
 
 // offered returns the names of the tools a request offered.
-func offered(req *toolcall.Request) string {
+func offered(req *chat.Request) string {
 	var names []string
 	for _, d := range req.Tools {
 		names = append(names, d.Name)

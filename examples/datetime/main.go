@@ -22,6 +22,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/toolcalltest"
 )
@@ -112,10 +114,10 @@ func run() error {
 
 // scriptedModel plays a model that asks for the time, then sets the alarm
 // ten minutes later, reading the time from the first tool's result.
-func scriptedModel() toolcall.ChatModel {
+func scriptedModel() chat.Model {
 	return toolcalltest.NewModel(
 		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "getCurrentDateTime", `{}`)),
-		toolcalltest.Reply{Func: func(req *toolcall.Request) (*toolcall.ModelResponse, error) {
+		toolcalltest.Reply{Func: func(req *chat.Request) (*chat.Response, error) {
 			last := req.Messages[len(req.Messages)-1] // the tool's result
 			now, err := time.Parse(time.RFC3339, last.Content)
 			if err != nil {

@@ -19,6 +19,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/toolcalltest"
 )
@@ -50,9 +52,9 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	provider := toolcall.ToolProviderFunc(func(ctx context.Context, req *toolcall.Request) ([]toolcall.Tool, error) {
+	provider := toolcall.ToolProviderFunc(func(ctx context.Context, req *chat.Request) ([]toolcall.Tool, error) {
 		for _, m := range req.Messages {
-			if m.Role == toolcall.RoleUser && strings.Contains(strings.ToLower(m.Content), "booking") {
+			if m.Role == chat.RoleUser && strings.Contains(strings.ToLower(m.Content), "booking") {
 				return []toolcall.Tool{booking}, nil
 			}
 		}
@@ -82,7 +84,7 @@ func run() error {
 }
 
 // offered returns the names of the tools a request offered.
-func offered(req *toolcall.Request) string {
+func offered(req *chat.Request) string {
 	if len(req.Tools) == 0 {
 		return "(none)"
 	}

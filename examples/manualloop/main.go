@@ -22,6 +22,8 @@ import (
 	"math"
 	"os"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/toolcalltest"
 )
@@ -64,8 +66,8 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	req := &toolcall.Request{
-		Messages: []toolcall.Message{toolcall.UserMessage("What is the square root of 16, plus 2.5?")},
+	req := &chat.Request{
+		Messages: []chat.Message{chat.UserMessage("What is the square root of 16, plus 2.5?")},
 		Tools:    defs,
 	}
 	fmt.Println("user:", req.Messages[0].Content)
@@ -105,7 +107,7 @@ func run() error {
 }
 
 // scriptedModel plays a model that works in two steps, then answers.
-func scriptedModel() toolcall.ChatModel {
+func scriptedModel() chat.Model {
 	return toolcalltest.NewModel(
 		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "squareRoot", `{"x":16}`)),
 		toolcalltest.ToolCalls(toolcalltest.Call("call_2", "sum", `{"a":4,"b":2.5}`)),

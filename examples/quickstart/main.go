@@ -32,6 +32,8 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 	"github.com/toolcall-go/toolcall/providers/openai"
@@ -116,7 +118,7 @@ To use a real model:
 
 // chooseModel returns the model named by -provider, or else the one the
 // environment points at, or else the scripted model, and says which.
-func chooseModel(provider, name string) (toolcall.ChatModel, error) {
+func chooseModel(provider, name string) (chat.Model, error) {
 	if provider == "" {
 		switch {
 		case os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "":
@@ -159,7 +161,7 @@ func chooseModel(provider, name string) (toolcall.ChatModel, error) {
 
 // scriptedModel replies as a real model would: first a call to the tool,
 // then, once the tool's result is in the conversation, the answer.
-func scriptedModel() toolcall.ChatModel {
+func scriptedModel() chat.Model {
 	return toolcalltest.NewModel(
 		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "currentWeather", `{"location":"Paris","unit":"C"}`)),
 		toolcalltest.Text("It is 30°C and sunny in Paris."),

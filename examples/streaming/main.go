@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/toolcalltest"
 )
@@ -80,13 +82,13 @@ func run() error {
 
 // scriptedModel streams like a real server: text word by word, and each
 // tool call in fragments that the library assembles.
-func scriptedModel() toolcall.ChatModel {
+func scriptedModel() chat.Model {
 	return toolcalltest.NewModel(
-		toolcalltest.Reply{Response: &toolcall.ModelResponse{
-			Message: toolcall.AssistantMessage("Let me check both cities.",
+		toolcalltest.Reply{Response: &chat.Response{
+			Message: chat.AssistantMessage("Let me check both cities.",
 				toolcalltest.Call("call_1", "currentWeather", `{"location":"Paris"}`),
 				toolcalltest.Call("call_2", "currentWeather", `{"location":"Oslo"}`)),
-			FinishReason: toolcall.FinishToolCalls,
+			FinishReason: chat.FinishToolCalls,
 		}},
 		toolcalltest.Text("Paris is warm and sunny at 30°C, while Oslo is cooler at 12°C with rain."),
 	)

@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/toolcalltest"
 )
@@ -93,7 +95,7 @@ func run() error {
 
 // scriptedModel plays a model that asks for both cities at once, then
 // answers.
-func scriptedModel() toolcall.ChatModel {
+func scriptedModel() chat.Model {
 	return toolcalltest.NewModel(
 		toolcalltest.ToolCalls(
 			toolcalltest.Call("call_1", "currentWeather", `{"location":"Paris","unit":"C"}`),

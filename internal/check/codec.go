@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolcall-go/toolcall/internal/schema"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolcall-go/toolcall/internal/schema"
 
 	json2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"

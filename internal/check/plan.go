@@ -2,12 +2,13 @@ package check
 
 import (
 	"bytes"
-	"github.com/toolcall-go/toolcall/internal/schema"
 	"math"
 	"reflect"
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/toolcall-go/toolcall/internal/schema"
 
 	json2 "github.com/go-json-experiment/json"
 )

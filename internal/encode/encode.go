@@ -27,12 +27,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"github.com/toolcall-go/toolcall/internal/jsonnode"
 	"math"
 	"reflect"
 	"strconv"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
 )
 
 // String returns v as compact JSON, exactly as encoding/json's Encoder with

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
 )
 
 // MaxLine bounds one line of a stream, so a broken server cannot exhaust
@@ -72,15 +72,15 @@ func RetryAfter(v string, now time.Time) time.Duration {
 func StatusError(status int) error {
 	switch {
 	case status == 401 || status == 403:
-		return toolcall.ErrUnauthorized
+		return chat.ErrUnauthorized
 	case status == 404:
-		return toolcall.ErrModelNotFound
+		return chat.ErrModelNotFound
 	case status == 429:
-		return toolcall.ErrRateLimited
+		return chat.ErrRateLimited
 	case status >= 500:
-		return toolcall.ErrServer
+		return chat.ErrServer
 	case status >= 400:
-		return toolcall.ErrBadRequest
+		return chat.ErrBadRequest
 	}
 	return nil
 }

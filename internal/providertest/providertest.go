@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -67,7 +69,7 @@ func (h *HookLog) print(what string, vs ...any) {
 // Hooks returns hooks that log into h.
 func (h *HookLog) Hooks() toolcall.Hooks {
 	return toolcall.Hooks{
-		BeforeModel: func(ctx context.Context, req *toolcall.Request) context.Context {
+		BeforeModel: func(ctx context.Context, req *chat.Request) context.Context {
 			h.print("BeforeModel", req)
 			return ctx
 		},
@@ -79,7 +81,7 @@ func (h *HookLog) Hooks() toolcall.Hooks {
 			h.models = append(h.models, mc)
 			h.mu.Unlock()
 		},
-		BeforeTool: func(ctx context.Context, call toolcall.ToolCall) context.Context {
+		BeforeTool: func(ctx context.Context, call chat.ToolCall) context.Context {
 			h.print("BeforeTool", call)
 			return ctx
 		},
@@ -108,7 +110,7 @@ func (h *HookLog) ModelCalls() []toolcall.ModelCall {
 // the error.
 func CheckFailedSecondRound(t *testing.T, resp *toolcall.Response, err error, log *HookLog, provider, model string, status int, retryAfter time.Duration) {
 	t.Helper()
-	var pe *toolcall.ProviderError
+	var pe *chat.ProviderError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, provider, pe.Provider)
 	assert.Equal(t, status, pe.StatusCode)
@@ -117,7 +119,7 @@ func CheckFailedSecondRound(t *testing.T, resp *toolcall.Response, err error, lo
 	assert.Len(t, resp.Executions, 2)
 	assert.Len(t, resp.Intermediate, 1, "the model responses received")
 	require.Len(t, resp.History, 4, "the question, the calls and their two results")
-	assert.Equal(t, toolcall.RoleUser, resp.History[0].Role)
+	assert.Equal(t, chat.RoleUser, resp.History[0].Role)
 	assert.Len(t, resp.History[1].ToolCalls, 2)
 	assert.Equal(t, "sunny in Paris", resp.History[2].Content)
 	assert.Equal(t, "sunny in Lyon", resp.History[3].Content)
@@ -160,7 +162,7 @@ func CheckReportedBadCall(t *testing.T, resp *toolcall.Response, wantMsg string,
 // streamed, the call ends with wantErr wrapping ErrReplyCut, the cut reply
 // is the one Intermediate response, and the history, without it, is ask
 // alone and valid to resend. It returns the call ids the stream announced.
-func CutReply(t *testing.T, prompt *toolcall.Prompt, stream bool, runs func() int32, want *toolcall.ModelResponse, ask toolcall.Message, wantErr string) (streamed []string) {
+func CutReply(t *testing.T, prompt *toolcall.Prompt, stream bool, runs func() int32, want *chat.Response, ask chat.Message, wantErr string) (streamed []string) {
 	t.Helper()
 	var resp *toolcall.Response
 	var err error
@@ -181,9 +183,9 @@ func CutReply(t *testing.T, prompt *toolcall.Prompt, stream bool, runs func() in
 	require.EqualError(t, err, wantErr)
 	assert.Zero(t, runs(), "the tool must not run")
 	require.NotNil(t, resp)
-	assert.Equal(t, []*toolcall.ModelResponse{want}, resp.Intermediate)
+	assert.Equal(t, []*chat.Response{want}, resp.Intermediate)
 	assert.Empty(t, resp.Executions)
-	assert.Equal(t, []toolcall.Message{ask}, resp.History)
+	assert.Equal(t, []chat.Message{ask}, resp.History)
 	require.NoError(t, toolcalltest.CheckHistory(resp.History))
 	return streamed
 }

@@ -9,12 +9,13 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
-	json2 "github.com/go-json-experiment/json"
 	"net"
 	"reflect"
 	"slices"
 	"strings"
 	"time"
+
+	json2 "github.com/go-json-experiment/json"
 
 	"github.com/invopop/jsonschema"
 

@@ -13,10 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 )
@@ -25,16 +26,16 @@ func ptr[T any](v T) *T { return &v }
 
 func TestChat(t *testing.T) {
 	t.Parallel()
-	askParis := []toolcall.Message{toolcall.UserMessage("What is the weather in Paris?")}
+	askParis := []chat.Message{chat.UserMessage("What is the weather in Paris?")}
 	// The assistant turn of c2_tools, as the library keeps it.
-	parisCall := toolcall.ToolCall{ID: "call_kfi8g1mg", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}
+	parisCall := chat.ToolCall{ID: "call_kfi8g1mg", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}
 	for _, tc := range []struct {
 		name      string
 		recording string
 		captured  bool // the request must equal the recorded one
 		cfg       ollama.Config
-		req       *toolcall.Request
-		want      *toolcall.ModelResponse
+		req       *chat.Request
+		want      *chat.Response
 		wantErr   error
 		status    int
 		model     string   // the error's model
@@ -42,36 +43,36 @@ func TestChat(t *testing.T) {
 	}{
 		{
 			name: "plain", recording: "b_plain", captured: true,
-			req: &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("Hello! How can I help you?"),
-				FinishReason: toolcall.FinishStop,
-				Usage:        toolcall.Usage{PromptTokens: 9, CompletionTokens: 9, TotalTokens: 18},
+			req: &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("Hello! How can I help you?"),
+				FinishReason: chat.FinishStop,
+				Usage:        chat.Usage{PromptTokens: 9, CompletionTokens: 9, TotalTokens: 18},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "tool call", recording: "c2_tools", captured: true,
-			req: &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{weatherTool}},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("", parisCall),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 156, CompletionTokens: 5, TotalTokens: 161},
+			req: &chat.Request{Messages: askParis, Tools: []chat.ToolDefinition{weatherTool}},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("", parisCall),
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 156, CompletionTokens: 5, TotalTokens: 161},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "older server: no ids", recording: "h_tools_no_id", captured: true,
-			req: &toolcall.Request{
-				Messages: []toolcall.Message{toolcall.UserMessage("What is the weather in Paris and Lyon?")},
-				Tools:    []toolcall.Definition{weatherTool},
+			req: &chat.Request{
+				Messages: []chat.Message{chat.UserMessage("What is the weather in Paris and Lyon?")},
+				Tools:    []chat.ToolDefinition{weatherTool},
 			},
-			want: &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("",
-					toolcall.ToolCall{ID: "call_0", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)},
-					toolcall.ToolCall{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Lyon"}`)}),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 160, CompletionTokens: 22, TotalTokens: 182},
+			want: &chat.Response{
+				Message: chat.AssistantMessage("",
+					chat.ToolCall{ID: "call_0", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)},
+					chat.ToolCall{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Lyon"}`)}),
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 160, CompletionTokens: 22, TotalTokens: 182},
 				Model:        "tiny-toolcaller",
 			},
 		},
@@ -79,57 +80,57 @@ func TestChat(t *testing.T) {
 			// The captured loop replays a call without id and a result
 			// without tool_call_id, as with an older server.
 			name: "tool result without ids", recording: "e_loop", captured: true,
-			req: &toolcall.Request{
-				Messages: append(append([]toolcall.Message{}, askParis...),
-					toolcall.AssistantMessage("", toolcall.ToolCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}),
-					toolcall.Message{Role: toolcall.RoleTool, Content: `{"temperature":21}`, ToolName: "get_weather"}),
-				Tools: []toolcall.Definition{weatherTool},
+			req: &chat.Request{
+				Messages: append(append([]chat.Message{}, askParis...),
+					chat.AssistantMessage("", chat.ToolCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}),
+					chat.Message{Role: chat.RoleTool, Content: `{"temperature":21}`, ToolName: "get_weather"}),
+				Tools: []chat.ToolDefinition{weatherTool},
 			},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("The weather is warm."),
-				FinishReason: toolcall.FinishStop,
-				Usage:        toolcall.Usage{PromptTokens: 199, CompletionTokens: 6, TotalTokens: 205},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("The weather is warm."),
+				FinishReason: chat.FinishStop,
+				Usage:        chat.Usage{PromptTokens: 199, CompletionTokens: 6, TotalTokens: 205},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "tool result with ids", recording: "e_loop",
-			req: &toolcall.Request{
-				Messages: append(append([]toolcall.Message{}, askParis...),
-					toolcall.AssistantMessage("", parisCall),
-					toolcall.ToolMessage(parisCall, `{"temperature":21}`)),
-				Tools: []toolcall.Definition{weatherTool},
+			req: &chat.Request{
+				Messages: append(append([]chat.Message{}, askParis...),
+					chat.AssistantMessage("", parisCall),
+					chat.ToolMessage(parisCall, `{"temperature":21}`)),
+				Tools: []chat.ToolDefinition{weatherTool},
 			},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("The weather is warm."),
-				FinishReason: toolcall.FinishStop,
-				Usage:        toolcall.Usage{PromptTokens: 199, CompletionTokens: 6, TotalTokens: 205},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("The weather is warm."),
+				FinishReason: chat.FinishStop,
+				Usage:        chat.Usage{PromptTokens: 199, CompletionTokens: 6, TotalTokens: 205},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "model without tool support", recording: "c_tools_notools_model", captured: true,
 			cfg:     ollama.Config{Model: "tiny-notools"},
-			req:     &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{weatherTool}},
-			wantErr: toolcall.ErrToolsNotSupported, status: 400, model: "tiny-notools",
+			req:     &chat.Request{Messages: askParis, Tools: []chat.ToolDefinition{weatherTool}},
+			wantErr: chat.ErrToolsNotSupported, status: 400, model: "tiny-notools",
 			wantMsg: []string{"tiny-notools", "does not support tools"},
 		},
 		{
 			name: "model not found", recording: "m_model_not_found", captured: true,
-			req:     &toolcall.Request{Model: "does-not-exist", Messages: askParis},
-			wantErr: toolcall.ErrModelNotFound, status: 404, model: "does-not-exist",
+			req:     &chat.Request{Model: "does-not-exist", Messages: askParis},
+			wantErr: chat.ErrModelNotFound, status: 404, model: "does-not-exist",
 			wantMsg: []string{"model 'does-not-exist' not found", "ollama pull does-not-exist"},
 		},
 		{
 			name: "server error", recording: "h_server_error", captured: true,
-			req:     &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
-			wantErr: toolcall.ErrServer, status: 500, model: "tiny-toolcaller",
+			req:     &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}},
+			wantErr: chat.ErrServer, status: 500, model: "tiny-toolcaller",
 			wantMsg: []string{"llama runner process has terminated"},
 		},
 		{
 			name: "malformed JSON", recording: "h_malformed", captured: true,
-			req:     &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
-			wantErr: toolcall.ErrBadResponse, status: 200, model: "tiny-toolcaller",
+			req:     &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}},
+			wantErr: chat.ErrBadResponse, status: 200, model: "tiny-toolcaller",
 			wantMsg: []string{"not valid JSON"},
 		},
 	} {
@@ -161,7 +162,7 @@ func TestChat(t *testing.T) {
 }
 
 // cloneRequest copies req deeply, so that a later change to req shows.
-func cloneRequest(req *toolcall.Request) *toolcall.Request {
+func cloneRequest(req *chat.Request) *chat.Request {
 	c := *req
 	c.Messages = slices.Clone(req.Messages)
 	for i, m := range c.Messages {
@@ -197,11 +198,11 @@ func slug(s string) string {
 // TestRequestMapping pins the body sent for the request settings.
 func TestRequestMapping(t *testing.T) {
 	t.Parallel()
-	hi := []toolcall.Message{toolcall.SystemMessage("Be brief."), toolcall.UserMessage("Hi there")}
+	hi := []chat.Message{chat.SystemMessage("Be brief."), chat.UserMessage("Hi there")}
 	for _, tc := range []struct {
 		name string
 		cfg  ollama.Config
-		req  *toolcall.Request
+		req  *chat.Request
 	}{
 		{
 			name: "options",
@@ -209,10 +210,10 @@ func TestRequestMapping(t *testing.T) {
 				KeepAlive: "10m", Think: ptr(true),
 				Options: map[string]any{"num_ctx": 4096, "repeat_penalty": 1.1, "temperature": 0.9},
 			},
-			req: &toolcall.Request{
+			req: &chat.Request{
 				Model:    "qwen2.5:7b",
 				Messages: hi,
-				Options: toolcall.Options{
+				Options: chat.Options{
 					Temperature: ptr(0.2), TopP: ptr(0.9), Seed: ptr(42), MaxTokens: ptr(128),
 					Stop:              []string{"\n\n"},
 					ParallelToolCalls: ptr(false),
@@ -223,48 +224,48 @@ func TestRequestMapping(t *testing.T) {
 		{
 			name: "request fields in extra",
 			cfg:  ollama.Config{KeepAlive: "10m", Think: ptr(true)},
-			req: &toolcall.Request{Messages: hi, Options: toolcall.Options{
+			req: &chat.Request{Messages: hi, Options: chat.Options{
 				Extra: map[string]any{"keep_alive": "-1", "think": "low", "format": "json", "num_ctx": 2048},
 			}},
 		},
 		{
 			name: "keep alive in seconds",
 			cfg:  ollama.Config{KeepAlive: "0", Think: ptr(false)},
-			req:  &toolcall.Request{Messages: hi},
+			req:  &chat.Request{Messages: hi},
 		},
 		{
 			name: "tool choice none offers no tools",
-			req: &toolcall.Request{
-				Messages: hi, Tools: []toolcall.Definition{weatherTool},
-				ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceNone},
+			req: &chat.Request{
+				Messages: hi, Tools: []chat.ToolDefinition{weatherTool},
+				ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceNone},
 			},
 		},
 		{
 			name: "tool choice required is not enforced",
-			req: &toolcall.Request{
-				Messages: hi, Tools: []toolcall.Definition{weatherTool},
-				ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired},
+			req: &chat.Request{
+				Messages: hi, Tools: []chat.ToolDefinition{weatherTool},
+				ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceRequired},
 			},
 		},
 		{
 			name: "tool without parameters",
-			req: &toolcall.Request{
+			req: &chat.Request{
 				Messages: hi,
-				Tools:    []toolcall.Definition{{Name: "now", Description: "Current time"}},
+				Tools:    []chat.ToolDefinition{{Name: "now", Description: "Current time"}},
 			},
 		},
 		{
 			name: "replayed arguments become objects",
-			req: &toolcall.Request{Messages: []toolcall.Message{
-				toolcall.UserMessage("go"),
-				toolcall.AssistantMessage("Calling.",
-					toolcall.ToolCall{ID: "call_a", Name: "now", Arguments: json.RawMessage(``)},
-					toolcall.ToolCall{ID: "call_b", Name: "now", Arguments: json.RawMessage(`null`)},
-					toolcall.ToolCall{ID: "call_c", Name: "get_weather", Arguments: json.RawMessage(`{"city": "Paris", "days": 2}`)},
-					toolcall.ToolCall{ID: "call_d", Name: "get_weather", Arguments: json.RawMessage(`"{\"city\":\"Lyon\"}"`)},
-					toolcall.ToolCall{ID: "call_e", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Ni`)},
+			req: &chat.Request{Messages: []chat.Message{
+				chat.UserMessage("go"),
+				chat.AssistantMessage("Calling.",
+					chat.ToolCall{ID: "call_a", Name: "now", Arguments: json.RawMessage(``)},
+					chat.ToolCall{ID: "call_b", Name: "now", Arguments: json.RawMessage(`null`)},
+					chat.ToolCall{ID: "call_c", Name: "get_weather", Arguments: json.RawMessage(`{"city": "Paris", "days": 2}`)},
+					chat.ToolCall{ID: "call_d", Name: "get_weather", Arguments: json.RawMessage(`"{\"city\":\"Lyon\"}"`)},
+					chat.ToolCall{ID: "call_e", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Ni`)},
 				),
-				{Role: toolcall.RoleTool, ToolCallID: "call_e", ToolName: "get_weather", IsError: true, Content: "invalid arguments"},
+				{Role: chat.RoleTool, ToolCallID: "call_e", ToolName: "get_weather", IsError: true, Content: "invalid arguments"},
 			}},
 		},
 	} {
@@ -290,7 +291,7 @@ func TestConfigOptionsCopied(t *testing.T) {
 	m := newModel(srv, ollama.Config{Options: opts})
 	opts["num_ctx"] = 1 // a later change must not reach the model
 
-	_, err := m.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}})
+	_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"model":"tiny-toolcaller","messages":[{"role":"user","content":"Hi there"}],"stream":false,"options":{"num_ctx":4096}}`,
 		string(got.body(t, 0)))
@@ -309,25 +310,25 @@ func TestChatErrors(t *testing.T) {
 		retryAfter  time.Duration
 	}{
 		{name: "404 without message is a wrong URL", status: 404, contentType: "text/plain", body: "404 page not found",
-			wantErr: toolcall.ErrModelNotFound, wantMsg: "is BaseURL an Ollama server?"},
+			wantErr: chat.ErrModelNotFound, wantMsg: "is BaseURL an Ollama server?"},
 		{name: "HTML error page is not dumped", status: 502, contentType: "text/html", body: "<html><body>Bad gateway from nginx</body></html>",
-			wantErr: toolcall.ErrServer, wantMsg: "Bad Gateway"},
+			wantErr: chat.ErrServer, wantMsg: "Bad Gateway"},
 		{name: "busy server asks to retry", status: 503, contentType: "application/json", body: `{"error":"server busy, please try again.  maximum pending requests exceeded"}`,
-			header: map[string]string{"Retry-After": "7"}, wantErr: toolcall.ErrServer, wantMsg: "server busy", retryAfter: 7 * time.Second},
+			header: map[string]string{"Retry-After": "7"}, wantErr: chat.ErrServer, wantMsg: "server busy", retryAfter: 7 * time.Second},
 		{name: "rate limited asks to retry", status: 429, contentType: "application/json", body: `{"error":"too many requests, please retry later"}`,
-			header: map[string]string{"Retry-After": "7"}, wantErr: toolcall.ErrRateLimited, wantMsg: "too many requests", retryAfter: 7 * time.Second},
+			header: map[string]string{"Retry-After": "7"}, wantErr: chat.ErrRateLimited, wantMsg: "too many requests", retryAfter: 7 * time.Second},
 		{name: "bad request", status: 400, contentType: "application/json", body: `{"error":"invalid options: foo"}`,
-			wantErr: toolcall.ErrBadRequest, wantMsg: "invalid options: foo"},
+			wantErr: chat.ErrBadRequest, wantMsg: "invalid options: foo"},
 		{name: "unauthorized proxy", status: 401, contentType: "application/json", body: `{"error":{"message":"missing bearer token"}}`,
-			wantErr: toolcall.ErrUnauthorized, wantMsg: "missing bearer token"},
+			wantErr: chat.ErrUnauthorized, wantMsg: "missing bearer token"},
 		{name: "error object with 200", status: 200, contentType: "application/json", body: `{"error":"something went wrong"}`,
-			wantErr: toolcall.ErrServer, wantMsg: "something went wrong"},
+			wantErr: chat.ErrServer, wantMsg: "something went wrong"},
 		{name: "not done", status: 200, contentType: "application/json", body: `{}`,
-			wantErr: toolcall.ErrBadResponse, wantMsg: `no "done": true`},
+			wantErr: chat.ErrBadResponse, wantMsg: `no "done": true`},
 		{name: "empty body", status: 200, contentType: "application/json", body: ``,
-			wantErr: toolcall.ErrBadResponse, wantMsg: "not valid JSON"},
+			wantErr: chat.ErrBadResponse, wantMsg: "not valid JSON"},
 		{name: "wrong field type", status: 200, contentType: "application/json", body: `{"message":{"content":5},"done":true}`,
-			wantErr: toolcall.ErrBadResponse, wantMsg: "not valid JSON"},
+			wantErr: chat.ErrBadResponse, wantMsg: "not valid JSON"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -342,7 +343,7 @@ func TestChatErrors(t *testing.T) {
 			t.Cleanup(srv.Close)
 			m := newModel(srv, ollama.Config{})
 
-			resp, err := m.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}})
+			resp, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}})
 
 			assert.Nil(t, resp)
 			pe := checkProviderError(t, err, tc.wantErr, tc.status, "tiny-toolcaller")
@@ -359,13 +360,13 @@ func TestChatInvalidRequest(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		noModel bool
-		req     *toolcall.Request
+		req     *chat.Request
 		wantMsg string
 	}{
 		{name: "nil request", req: nil, wantMsg: "nil request"},
-		{name: "no model", noModel: true, req: &toolcall.Request{}, wantMsg: "no model"},
-		{name: "invalid schema", req: &toolcall.Request{Tools: []toolcall.Definition{{Name: "x", InputSchema: json.RawMessage(`{`)}}}, wantMsg: `tool "x"`},
-		{name: "option JSON cannot hold", req: &toolcall.Request{Options: toolcall.Options{Extra: map[string]any{"f": func() {}}}}, wantMsg: "encoding request"},
+		{name: "no model", noModel: true, req: &chat.Request{}, wantMsg: "no model"},
+		{name: "invalid schema", req: &chat.Request{Tools: []chat.ToolDefinition{{Name: "x", InputSchema: json.RawMessage(`{`)}}}, wantMsg: `tool "x"`},
+		{name: "option JSON cannot hold", req: &chat.Request{Options: chat.Options{Extra: map[string]any{"f": func() {}}}}, wantMsg: "encoding request"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -374,12 +375,12 @@ func TestChatInvalidRequest(t *testing.T) {
 				m = ollama.New(ollama.Config{BaseURL: srv.URL, HTTPClient: srv.Client()})
 			}
 			_, err := m.Chat(context.Background(), tc.req)
-			require.ErrorIs(t, err, toolcall.ErrBadRequest)
-			var pe *toolcall.ProviderError
+			require.ErrorIs(t, err, chat.ErrBadRequest)
+			var pe *chat.ProviderError
 			require.ErrorAs(t, err, &pe)
 			assert.Contains(t, pe.Message, tc.wantMsg)
 			_, err = m.Stream(context.Background(), tc.req, nil)
-			require.ErrorIs(t, err, toolcall.ErrBadRequest)
+			require.ErrorIs(t, err, chat.ErrBadRequest)
 		})
 	}
 	t.Cleanup(func() {
@@ -396,9 +397,9 @@ func TestConcurrentChat(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 16 {
 		wg.Go(func() {
-			req := &toolcall.Request{
-				Messages: []toolcall.Message{toolcall.UserMessage("Hi there")},
-				Options:  toolcall.Options{Seed: ptr(i), Extra: map[string]any{"top_k": i}},
+			req := &chat.Request{
+				Messages: []chat.Message{chat.UserMessage("Hi there")},
+				Options:  chat.Options{Seed: ptr(i), Extra: map[string]any{"top_k": i}},
 			}
 			resp, err := m.Chat(context.Background(), req)
 			if assert.NoError(t, err) {

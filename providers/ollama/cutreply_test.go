@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -15,7 +17,7 @@ import (
 )
 
 // emailTool is the tool offered in the h_*length_tool_call recordings.
-var emailTool = toolcall.Definition{
+var emailTool = chat.ToolDefinition{
 	Name:        "send_email",
 	Description: "Send an email",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`),
@@ -28,7 +30,7 @@ var emailTool = toolcall.Definition{
 func TestReplyCutShort(t *testing.T) {
 	t.Parallel()
 	const wantErr = `toolcall: model reply cut short: finish reason "length"; its 1 tool call was not run`
-	ask := toolcall.UserMessage("Email Ana the invoice.")
+	ask := chat.UserMessage("Email Ana the invoice.")
 	for _, tc := range []struct {
 		name, recording, callID string
 		stream                  bool
@@ -38,25 +40,25 @@ func TestReplyCutShort(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			want := &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("", toolcall.ToolCall{
+			want := &chat.Response{
+				Message: chat.AssistantMessage("", chat.ToolCall{
 					ID: tc.callID, Name: "send_email", Arguments: json.RawMessage(`{"to":"ana@example.com","subject":"Invoice"}`),
 				}),
-				FinishReason: toolcall.FinishLength,
-				Usage:        toolcall.Usage{PromptTokens: 160, CompletionTokens: 12, TotalTokens: 172},
+				FinishReason: chat.FinishLength,
+				Usage:        chat.Usage{PromptTokens: 160, CompletionTokens: 12, TotalTokens: 172},
 				Model:        "tiny-toolcaller",
 			}
-			opts := toolcall.Options{MaxTokens: ptr(12)}
+			opts := chat.Options{MaxTokens: ptr(12)}
 
 			t.Run("adapter", func(t *testing.T) {
 				t.Parallel()
 				srv, got := replay(t, tc.recording)
 				m := newModel(srv, ollama.Config{})
-				req := &toolcall.Request{Messages: []toolcall.Message{ask}, Tools: []toolcall.Definition{emailTool}, Options: opts}
-				var resp *toolcall.ModelResponse
+				req := &chat.Request{Messages: []chat.Message{ask}, Tools: []chat.ToolDefinition{emailTool}, Options: opts}
+				var resp *chat.Response
 				var err error
 				if tc.stream {
-					resp, err = m.Stream(context.Background(), req, func(toolcall.StreamDelta) bool { return true })
+					resp, err = m.Stream(context.Background(), req, func(chat.Delta) bool { return true })
 				} else {
 					resp, err = m.Chat(context.Background(), req)
 				}

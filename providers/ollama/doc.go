@@ -1,4 +1,4 @@
-// Package ollama is a [toolcall.ChatModel] for Ollama's native chat API
+// Package ollama is a [chat.Model] for Ollama's native chat API
 // (POST /api/chat). It uses net/http only; it does not import Ollama's Go
 // module, whose dependencies are heavy.
 //
@@ -62,7 +62,7 @@
 // # Streaming
 //
 // Stream reads the NDJSON lines as they arrive and yields one
-// [toolcall.StreamDelta] per text piece. Ollama sends each tool call whole
+// [chat.Delta] per text piece. Ollama sends each tool call whole
 // in one line, so a call is yielded as a single [toolcall.ToolCallDelta]
 // with its index, id, name and complete arguments; calls in later lines are
 // appended after earlier ones. Thinking text is joined into the reply's

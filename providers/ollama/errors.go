@@ -11,7 +11,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall/internal/httpline"
 )
 
@@ -25,7 +26,7 @@ const maxErrorBody = 64 << 10
 func (m *Model) statusError(resp *http.Response, model string) error {
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	msg := serverMessage(data)
-	pe := &toolcall.ProviderError{
+	pe := &chat.ProviderError{
 		Provider:   providerName,
 		StatusCode: resp.StatusCode,
 		Model:      model,
@@ -35,7 +36,7 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 	}
 	switch {
 	case resp.StatusCode == http.StatusBadRequest && supportsNoTools(msg):
-		pe.Err = toolcall.ErrToolsNotSupported
+		pe.Err = chat.ErrToolsNotSupported
 		if !strings.Contains(msg, model) {
 			pe.Message = fmt.Sprintf("%s: %s", model, msg)
 		}
@@ -48,7 +49,7 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 		pe.Message = http.StatusText(resp.StatusCode)
 	}
 	if pe.Err == nil { // a 1xx or 3xx that the client did not follow
-		pe.Err = toolcall.ErrBadResponse
+		pe.Err = chat.ErrBadResponse
 	}
 	return pe
 }
@@ -56,21 +57,21 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 // inBandError reports an {"error": ...} object received with a 2xx status,
 // as Ollama sends when generation fails mid-stream.
 func inBandError(model string, status int, msg string) error {
-	err := toolcall.ErrServer
+	err := chat.ErrServer
 	if supportsNoTools(msg) {
-		err = toolcall.ErrToolsNotSupported
+		err = chat.ErrToolsNotSupported
 	}
-	return &toolcall.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, Err: err}
+	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, Err: err}
 }
 
 func badResponse(model string, status int, msg string) error {
-	return &toolcall.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, Err: toolcall.ErrBadResponse}
+	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, Err: chat.ErrBadResponse}
 }
 
 // transportError wraps a failure to send or read. A cancelled or expired
 // ctx is reported as ctx.Err(), so errors.Is(err, context.Canceled) holds.
 func (m *Model) transportError(ctx context.Context, model string, status int, err error) error {
-	pe := &toolcall.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: err}
+	pe := &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: err}
 	if ctx != nil && ctx.Err() != nil {
 		pe.Err = ctx.Err()
 		return pe

@@ -12,10 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 )
 
@@ -46,9 +47,9 @@ func fuzzModel(status int, body []byte) *ollama.Model {
 	})
 }
 
-var fuzzRequest = &toolcall.Request{
-	Messages: []toolcall.Message{{Role: toolcall.RoleUser, Content: "hi"}},
-	Tools:    []toolcall.Definition{weatherTool},
+var fuzzRequest = &chat.Request{
+	Messages: []chat.Message{{Role: chat.RoleUser, Content: "hi"}},
+	Tools:    []chat.ToolDefinition{weatherTool},
 }
 
 // addRecordings seeds f with the bodies of the recorded responses whose
@@ -70,10 +71,10 @@ func addRecordings(f *testing.F, ext string) {
 // checkReply holds for every reply an adapter returns, whatever the server
 // sent: an error is a ProviderError (or a stop), and a reply's tool calls
 // have unique ids and JSON arguments the library can hand to a tool.
-func checkReply(t *testing.T, resp *toolcall.ModelResponse, err error) {
+func checkReply(t *testing.T, resp *chat.Response, err error) {
 	t.Helper()
 	if err != nil {
-		var pe *toolcall.ProviderError
+		var pe *chat.ProviderError
 		if !errors.As(err, &pe) {
 			t.Fatalf("error is not a *toolcall.ProviderError: %T %v", err, err)
 		}
@@ -95,7 +96,7 @@ func checkReply(t *testing.T, resp *toolcall.ModelResponse, err error) {
 			t.Fatalf("call %d: empty arguments", i)
 		}
 	}
-	if len(resp.Message.ToolCalls) > 0 && resp.FinishReason != toolcall.FinishToolCalls && resp.FinishReason != toolcall.FinishLength {
+	if len(resp.Message.ToolCalls) > 0 && resp.FinishReason != chat.FinishToolCalls && resp.FinishReason != chat.FinishLength {
 		t.Fatalf("reply with tool calls finished with %q", resp.FinishReason)
 	}
 }
@@ -105,8 +106,8 @@ func FuzzStream(f *testing.F) {
 	addRecordings(f, ".ndjson") // and the hand-made quirks in testdata/fuzz/FuzzStream
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var text strings.Builder
-		var calls []toolcall.ToolCallDelta
-		resp, err := fuzzModel(http.StatusOK, body).Stream(context.Background(), fuzzRequest, func(d toolcall.StreamDelta) bool {
+		var calls []chat.ToolCallDelta
+		resp, err := fuzzModel(http.StatusOK, body).Stream(context.Background(), fuzzRequest, func(d chat.Delta) bool {
 			text.WriteString(d.Content)
 			if d.ToolCall != nil {
 				calls = append(calls, *d.ToolCall)
@@ -143,7 +144,7 @@ func FuzzChat(f *testing.F) {
 		if err == nil {
 			// The reply must survive being sent back: the next request
 			// replays it, and its arguments must encode as an object.
-			next := &toolcall.Request{Messages: append(append([]toolcall.Message(nil), fuzzRequest.Messages...), resp.Message)}
+			next := &chat.Request{Messages: append(append([]chat.Message(nil), fuzzRequest.Messages...), resp.Message)}
 			replay := cannedBody{status: http.StatusOK, body: []byte(`{"message":{"role":"assistant","content":"ok"},"done":true}`)}
 			m := ollama.New(ollama.Config{BaseURL: "http://ollama.invalid", Model: "fuzz", HTTPClient: &http.Client{Transport: recordBody{cannedBody: replay, t: t}}})
 			if _, err := m.Chat(context.Background(), next); err != nil {
@@ -155,7 +156,7 @@ func FuzzChat(f *testing.F) {
 			if err == nil || resp != nil {
 				t.Fatalf("status %d: reply %v, error %v", status, resp, err)
 			}
-			var pe *toolcall.ProviderError
+			var pe *chat.ProviderError
 			if !errors.As(err, &pe) || pe.StatusCode != status {
 				t.Fatalf("status %d: error %T %v", status, err, err)
 			}
@@ -203,11 +204,11 @@ func TestDeepResponse(t *testing.T) {
 	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
 	body := []byte(`{"message":{"role":"assistant","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":` + deep + `}}}]},"done":true}`)
 	_, err := fuzzModel(http.StatusOK, body).Chat(context.Background(), fuzzRequest)
-	checkProviderError(t, err, toolcall.ErrBadResponse, http.StatusOK, "fuzz")
+	checkProviderError(t, err, chat.ErrBadResponse, http.StatusOK, "fuzz")
 	assert.Contains(t, err.Error(), "exceeded max depth")
 
 	_, err = fuzzModel(http.StatusOK, append(body, '\n')).Stream(context.Background(), fuzzRequest, nil)
-	checkProviderError(t, err, toolcall.ErrBadResponse, http.StatusOK, "fuzz")
+	checkProviderError(t, err, chat.ErrBadResponse, http.StatusOK, "fuzz")
 
 	// Just inside the limit, the reply arrives whole.
 	ok := strings.Repeat("[", 9990) + strings.Repeat("]", 9990)

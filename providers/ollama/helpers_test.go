@@ -11,11 +11,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 )
 
@@ -24,7 +25,7 @@ var update = flag.Bool("update", false, "rewrite the golden request files under 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // weatherTool is the tool offered in the captured requests.
-var weatherTool = toolcall.Definition{
+var weatherTool = chat.ToolDefinition{
 	Name:        "get_weather",
 	Description: "Get weather",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
@@ -131,11 +132,11 @@ func checkCaptured(t *testing.T, name string, got []byte) {
 }
 
 // checkProviderError checks the fields every adapter error must carry.
-func checkProviderError(t *testing.T, err error, sentinel error, status int, model string) *toolcall.ProviderError {
+func checkProviderError(t *testing.T, err error, sentinel error, status int, model string) *chat.ProviderError {
 	t.Helper()
 	require.Error(t, err)
 	require.ErrorIs(t, err, sentinel)
-	var pe *toolcall.ProviderError
+	var pe *chat.ProviderError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "ollama", pe.Provider)
 	assert.Equal(t, status, pe.StatusCode)

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -128,70 +130,70 @@ func TestLoopBadServer(t *testing.T) {
 			name:     "401 from an auth proxy",
 			chat:     &loopReply{status: 401, body: `{"error":{"message":"missing bearer token"}}`},
 			wantErr:  fmt.Sprintf(model, 401) + "unauthorized: missing bearer token",
-			sentinel: toolcall.ErrUnauthorized, status: 401,
+			sentinel: chat.ErrUnauthorized, status: 401,
 		},
 		{
 			name:     "404 model not found",
 			chat:     &loopReply{status: 404, body: `{"error":"model 'tiny-toolcaller' not found"}`},
 			wantErr:  fmt.Sprintf(model, 404) + "model not found: model 'tiny-toolcaller' not found; download it with `ollama pull tiny-toolcaller`",
-			sentinel: toolcall.ErrModelNotFound, status: 404,
+			sentinel: chat.ErrModelNotFound, status: 404,
 		},
 		{
 			name:     "429 with Retry-After",
 			chat:     &loopReply{status: 429, header: map[string]string{"Retry-After": "7"}, body: `{"error":"too many requests"}`},
 			wantErr:  fmt.Sprintf(model, 429) + "rate limited: too many requests (retry after 7s)",
-			sentinel: toolcall.ErrRateLimited, status: 429, retryAfter: 7 * time.Second,
+			sentinel: chat.ErrRateLimited, status: 429, retryAfter: 7 * time.Second,
 		},
 		{
 			name:     "500",
 			chat:     &loopReply{status: 500, body: `{"error":"llama runner process has terminated: signal: killed"}`},
 			wantErr:  fmt.Sprintf(model, 500) + "server error: llama runner process has terminated: signal: killed",
-			sentinel: toolcall.ErrServer, status: 500,
+			sentinel: chat.ErrServer, status: 500,
 		},
 		{
 			name:     "503 HTML page",
 			chat:     &loopReply{status: 503, contentType: "text/html", body: "<html><body><h1>503 Service Temporarily Unavailable</h1><hr><center>nginx</center></body></html>"},
 			wantErr:  fmt.Sprintf(model, 503) + "server error: Service Unavailable",
-			sentinel: toolcall.ErrServer, status: 503,
+			sentinel: chat.ErrServer, status: 503,
 		},
 		{
 			name:     "200 error object",
 			chat:     &loopReply{body: `{"error":"an error was encountered while running the model: unexpected EOF"}`},
 			wantErr:  fmt.Sprintf(model, 200) + "server error: an error was encountered while running the model: unexpected EOF",
-			sentinel: toolcall.ErrServer, status: 200,
+			sentinel: chat.ErrServer, status: 200,
 		},
 		{
 			name:      "malformed JSON body",
 			chat:      &loopReply{body: cutLine},
 			wantErr:   fmt.Sprintf(model, 200) + "malformed response: response is not valid JSON: unexpected end of JSON input (at byte 111)",
 			streamErr: fmt.Sprintf(model, 200) + "malformed response: stream line is not valid JSON: unexpected end of JSON input (at byte 111)",
-			sentinel:  toolcall.ErrBadResponse, status: 200,
+			sentinel:  chat.ErrBadResponse, status: 200,
 		},
 		{
 			name:      "empty 200 body",
 			chat:      &loopReply{},
 			wantErr:   fmt.Sprintf(model, 200) + "malformed response: response is not valid JSON: unexpected end of JSON input (at byte 0)",
 			streamErr: fmt.Sprintf(model, 200) + `malformed response: stream ended without a "done": true line`,
-			sentinel:  toolcall.ErrBadResponse, status: 200,
+			sentinel:  chat.ErrBadResponse, status: 200,
 		},
 		{
 			name:     "stream without a done line",
 			stream:   &loopReply{contentType: "application/x-ndjson", body: textLine("The weather") + textLine(" is")},
 			wantErr:  fmt.Sprintf(model, 200) + `malformed response: stream ended without a "done": true line`,
-			sentinel: toolcall.ErrBadResponse, status: 200,
+			sentinel: chat.ErrBadResponse, status: 200,
 		},
 		{
 			name:     "stream cut mid-line",
 			stream:   &loopReply{contentType: "application/x-ndjson", body: textLine("The weather") + cutLine},
 			wantErr:  fmt.Sprintf(model, 200) + "malformed response: stream line is not valid JSON: unexpected end of JSON input (at byte 111)",
-			sentinel: toolcall.ErrBadResponse, status: 200,
+			sentinel: chat.ErrBadResponse, status: 200,
 		},
 		{
 			name: "stream with a malformed line",
 			stream: &loopReply{contentType: "application/x-ndjson",
 				body: textLine("The weather") + `{"model":"tiny-toolcaller","message":{"content":" is"]}` + "\n" + doneLine},
 			wantErr:  fmt.Sprintf(model, 200) + "malformed response: stream line is not valid JSON: invalid character ']' after object key:value pair (at byte 54)",
-			sentinel: toolcall.ErrBadResponse, status: 200,
+			sentinel: chat.ErrBadResponse, status: 200,
 		},
 		{
 			name:     "connection closed mid-body",

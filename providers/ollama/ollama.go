@@ -14,7 +14,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall/internal/httpline"
 )
 
@@ -53,7 +54,7 @@ type Config struct {
 }
 
 // A Model is an Ollama model served over /api/chat. It implements
-// [toolcall.ChatModel] and [toolcall.StreamingChatModel].
+// [chat.Model] and [chat.StreamingModel].
 //
 // A Model is safe for concurrent use by multiple goroutines; it holds no
 // per-request state.
@@ -68,8 +69,8 @@ type Model struct {
 }
 
 var (
-	_ toolcall.ChatModel          = (*Model)(nil)
-	_ toolcall.StreamingChatModel = (*Model)(nil)
+	_ chat.Model          = (*Model)(nil)
+	_ chat.StreamingModel = (*Model)(nil)
 )
 
 // New returns a Model for cfg. It does no I/O: an unreachable server or an
@@ -139,7 +140,7 @@ func keepAliveValue(s string) any {
 // Chat sends req with "stream": false and returns the reply. It does not
 // modify req. Errors are [*toolcall.ProviderError] values; see the package
 // documentation.
-func (m *Model) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.ModelResponse, error) {
+func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 	body, model, err := m.encode(req, false)
 	if err != nil {
 		return nil, err
@@ -173,13 +174,13 @@ func (m *Model) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.Mode
 // Chat would return it. If yield returns false, Stream closes the
 // connection and returns [toolcall.ErrStreamStopped]. A nil yield is
 // allowed.
-func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(toolcall.StreamDelta) bool) (*toolcall.ModelResponse, error) {
+func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
 	body, model, err := m.encode(req, true)
 	if err != nil {
 		return nil, err
 	}
 	if yield == nil {
-		yield = func(toolcall.StreamDelta) bool { return true }
+		yield = func(chat.Delta) bool { return true }
 	}
 	resp, err := m.post(ctx, body, model, true)
 	if err != nil {
@@ -209,15 +210,15 @@ func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(to
 			a.thinking.WriteString(wr.Message.Thinking)
 			if wr.Message.Content != "" {
 				a.content.WriteString(wr.Message.Content)
-				if !yield(toolcall.StreamDelta{Content: wr.Message.Content}) {
-					return nil, toolcall.ErrStreamStopped
+				if !yield(chat.Delta{Content: wr.Message.Content}) {
+					return nil, chat.ErrStreamStopped
 				}
 			}
 			for _, c := range wr.Message.ToolCalls {
 				i, tc := a.addCall(c)
-				d := &toolcall.ToolCallDelta{Index: i, ID: tc.ID, Name: tc.Name, Arguments: string(tc.Arguments)}
-				if !yield(toolcall.StreamDelta{ToolCall: d}) {
-					return nil, toolcall.ErrStreamStopped
+				d := &chat.ToolCallDelta{Index: i, ID: tc.ID, Name: tc.Name, Arguments: string(tc.Arguments)}
+				if !yield(chat.Delta{ToolCall: d}) {
+					return nil, chat.ErrStreamStopped
 				}
 			}
 			if wr.Done {
@@ -236,7 +237,7 @@ func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(to
 func (m *Model) post(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
 	if err != nil {
-		return nil, &toolcall.ProviderError{Provider: providerName, Model: model, Err: err}
+		return nil, &chat.ProviderError{Provider: providerName, Model: model, Err: err}
 	}
 	hr.Header.Set("Content-Type", "application/json")
 	if stream {

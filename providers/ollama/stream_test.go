@@ -13,29 +13,30 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 )
 
-func text(s string) toolcall.StreamDelta { return toolcall.StreamDelta{Content: s} }
+func text(s string) chat.Delta { return chat.Delta{Content: s} }
 
-func callDelta(i int, id, name, args string) toolcall.StreamDelta {
-	return toolcall.StreamDelta{ToolCall: &toolcall.ToolCallDelta{Index: i, ID: id, Name: name, Arguments: args}}
+func callDelta(i int, id, name, args string) chat.Delta {
+	return chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, ID: id, Name: name, Arguments: args}}
 }
 
 func TestStream(t *testing.T) {
 	t.Parallel()
-	hi := []toolcall.Message{toolcall.UserMessage("Hi there")}
+	hi := []chat.Message{chat.UserMessage("Hi there")}
 	for _, tc := range []struct {
 		name       string
 		recording  string
-		req        *toolcall.Request
-		wantDeltas []toolcall.StreamDelta
-		want       *toolcall.ModelResponse
+		req        *chat.Request
+		wantDeltas []chat.Delta
+		want       *chat.Response
 		wantErr    error
 		status     int
 		model      string
@@ -43,71 +44,71 @@ func TestStream(t *testing.T) {
 	}{
 		{
 			name: "text", recording: "d_plain_stream",
-			req: &toolcall.Request{Messages: hi},
-			wantDeltas: []toolcall.StreamDelta{
+			req: &chat.Request{Messages: hi},
+			wantDeltas: []chat.Delta{
 				text("Hello"), text("!"), text(" How"), text(" can"), text(" I"), text(" help"), text(" you"), text("?"),
 			},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("Hello! How can I help you?"),
-				FinishReason: toolcall.FinishStop,
-				Usage:        toolcall.Usage{PromptTokens: 9, CompletionTokens: 9, TotalTokens: 18},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("Hello! How can I help you?"),
+				FinishReason: chat.FinishStop,
+				Usage:        chat.Usage{PromptTokens: 9, CompletionTokens: 9, TotalTokens: 18},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "tool call in one line", recording: "c3_tools_stream",
-			req: &toolcall.Request{
-				Messages: []toolcall.Message{toolcall.UserMessage("What is the weather in Paris?")},
-				Tools:    []toolcall.Definition{weatherTool},
+			req: &chat.Request{
+				Messages: []chat.Message{chat.UserMessage("What is the weather in Paris?")},
+				Tools:    []chat.ToolDefinition{weatherTool},
 			},
-			wantDeltas: []toolcall.StreamDelta{callDelta(0, "call_hoys4ukw", "get_weather", `{"city":"Paris"}`)},
-			want: &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("",
-					toolcall.ToolCall{ID: "call_hoys4ukw", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 156, CompletionTokens: 5, TotalTokens: 161},
+			wantDeltas: []chat.Delta{callDelta(0, "call_hoys4ukw", "get_weather", `{"city":"Paris"}`)},
+			want: &chat.Response{
+				Message: chat.AssistantMessage("",
+					chat.ToolCall{ID: "call_hoys4ukw", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}),
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 156, CompletionTokens: 5, TotalTokens: 161},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "older server: calls across lines without ids", recording: "h_stream_tools_no_id",
-			req: &toolcall.Request{
-				Messages: []toolcall.Message{toolcall.UserMessage("What is the weather in Paris and Lyon?")},
-				Tools:    []toolcall.Definition{weatherTool},
+			req: &chat.Request{
+				Messages: []chat.Message{chat.UserMessage("What is the weather in Paris and Lyon?")},
+				Tools:    []chat.ToolDefinition{weatherTool},
 			},
-			wantDeltas: []toolcall.StreamDelta{
+			wantDeltas: []chat.Delta{
 				text("Checking both."),
 				callDelta(0, "call_0", "get_weather", `{"city":"Paris"}`),
 				callDelta(1, "call_1", "get_weather", `{"city":"Lyon"}`),
 			},
-			want: &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("Checking both.",
-					toolcall.ToolCall{ID: "call_0", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)},
-					toolcall.ToolCall{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Lyon"}`)}),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 160, CompletionTokens: 25, TotalTokens: 185},
+			want: &chat.Response{
+				Message: chat.AssistantMessage("Checking both.",
+					chat.ToolCall{ID: "call_0", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)},
+					chat.ToolCall{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Lyon"}`)}),
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 160, CompletionTokens: 25, TotalTokens: 185},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "model not found", recording: "m2_model_not_found_stream",
-			req: &toolcall.Request{
+			req: &chat.Request{
 				Model:    "does-not-exist",
-				Messages: []toolcall.Message{toolcall.UserMessage("What is the weather in Paris?")},
+				Messages: []chat.Message{chat.UserMessage("What is the weather in Paris?")},
 			},
-			wantErr: toolcall.ErrModelNotFound, status: 404, model: "does-not-exist", wantMsg: "ollama pull does-not-exist",
+			wantErr: chat.ErrModelNotFound, status: 404, model: "does-not-exist", wantMsg: "ollama pull does-not-exist",
 		},
 		{
 			name: "ends without done", recording: "h_stream_no_done",
-			req:        &toolcall.Request{Messages: hi},
-			wantDeltas: []toolcall.StreamDelta{text("Hello"), text("!")},
-			wantErr:    toolcall.ErrBadResponse, status: 200, model: "tiny-toolcaller", wantMsg: "without",
+			req:        &chat.Request{Messages: hi},
+			wantDeltas: []chat.Delta{text("Hello"), text("!")},
+			wantErr:    chat.ErrBadResponse, status: 200, model: "tiny-toolcaller", wantMsg: "without",
 		},
 		{
 			name: "error line", recording: "h_stream_error_line",
-			req:        &toolcall.Request{Messages: hi},
-			wantDeltas: []toolcall.StreamDelta{text("Hello")},
-			wantErr:    toolcall.ErrServer, status: 200, model: "tiny-toolcaller", wantMsg: "an error was encountered while running the model",
+			req:        &chat.Request{Messages: hi},
+			wantDeltas: []chat.Delta{text("Hello")},
+			wantErr:    chat.ErrServer, status: 200, model: "tiny-toolcaller", wantMsg: "an error was encountered while running the model",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -115,8 +116,8 @@ func TestStream(t *testing.T) {
 			srv, got := replay(t, tc.recording)
 			m := newModel(srv, ollama.Config{})
 
-			var deltas []toolcall.StreamDelta
-			resp, err := m.Stream(context.Background(), tc.req, func(d toolcall.StreamDelta) bool {
+			var deltas []chat.Delta
+			resp, err := m.Stream(context.Background(), tc.req, func(d chat.Delta) bool {
 				deltas = append(deltas, d)
 				return true
 			})
@@ -185,8 +186,8 @@ func TestStreamLineByLine(t *testing.T) {
 	defer cancel()
 
 	var pieces []string
-	resp, err := m.Stream(ctx, &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
-		func(d toolcall.StreamDelta) bool {
+	resp, err := m.Stream(ctx, &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}},
+		func(d chat.Delta) bool {
 			pieces = append(pieces, d.Content)
 			assert.Equal(t, int32(len(pieces)), written.Load(), "delta %d yielded before its line was the last written", len(pieces))
 			select {
@@ -209,8 +210,8 @@ func TestStreamCancel(t *testing.T) {
 	defer cancel()
 
 	var start time.Time
-	resp, err := m.Stream(ctx, &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
-		func(d toolcall.StreamDelta) bool {
+	resp, err := m.Stream(ctx, &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}},
+		func(d chat.Delta) bool {
 			start = time.Now()
 			time.AfterFunc(20*time.Millisecond, cancel) // cancel while Stream waits for line 2
 			return true
@@ -218,7 +219,7 @@ func TestStreamCancel(t *testing.T) {
 
 	assert.Nil(t, resp)
 	require.ErrorIs(t, err, context.Canceled)
-	var pe *toolcall.ProviderError
+	var pe *chat.ProviderError
 	require.ErrorAs(t, err, &pe)
 	assert.Less(t, time.Since(start), 2*time.Second, "Stream must return promptly")
 	select {
@@ -233,10 +234,10 @@ func TestStreamStoppedByConsumer(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		recording string
-		tools     []toolcall.Definition
+		tools     []chat.ToolDefinition
 	}{
 		{name: "on text", recording: "d_plain_stream"},
-		{name: "on tool call", recording: "c3_tools_stream", tools: []toolcall.Definition{weatherTool}},
+		{name: "on tool call", recording: "c3_tools_stream", tools: []chat.ToolDefinition{weatherTool}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -244,11 +245,11 @@ func TestStreamStoppedByConsumer(t *testing.T) {
 			m := newModel(srv, ollama.Config{})
 
 			calls := 0
-			resp, err := m.Stream(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi")}, Tools: tc.tools},
-				func(toolcall.StreamDelta) bool { calls++; return false })
+			resp, err := m.Stream(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}, Tools: tc.tools},
+				func(chat.Delta) bool { calls++; return false })
 
 			assert.Nil(t, resp)
-			require.ErrorIs(t, err, toolcall.ErrStreamStopped)
+			require.ErrorIs(t, err, chat.ErrStreamStopped)
 			assert.Equal(t, 1, calls, "no yield after false")
 			select {
 			case <-handlerDone:
@@ -269,14 +270,14 @@ func TestConnectionRefused(t *testing.T) {
 	t.Cleanup(tr.CloseIdleConnections)
 	// A bare host:port, as OLLAMA_HOST allows.
 	m := ollama.New(ollama.Config{BaseURL: addr, Model: "qwen2.5", HTTPClient: &http.Client{Transport: tr}})
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
 
 	_, chatErr := m.Chat(context.Background(), req)
-	_, streamErr := m.Stream(context.Background(), req, func(toolcall.StreamDelta) bool { return true })
+	_, streamErr := m.Stream(context.Background(), req, func(chat.Delta) bool { return true })
 
 	for _, err := range []error{chatErr, streamErr} {
 		require.ErrorIs(t, err, syscall.ECONNREFUSED)
-		var pe *toolcall.ProviderError
+		var pe *chat.ProviderError
 		require.ErrorAs(t, err, &pe)
 		assert.Equal(t, 0, pe.StatusCode)
 		assert.Equal(t, "qwen2.5", pe.Model)
@@ -291,9 +292,9 @@ func TestContextAlreadyCancelled(t *testing.T) {
 	m := newModel(srv, ollama.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := m.Chat(ctx, &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}})
+	_, err := m.Chat(ctx, &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}})
 	require.ErrorIs(t, err, context.Canceled)
-	assert.True(t, errors.As(err, new(*toolcall.ProviderError)))
+	assert.True(t, errors.As(err, new(*chat.ProviderError)))
 }
 
 // TestOllamaHost runs against $OLLAMA_HOST given without a scheme, with
@@ -304,7 +305,7 @@ func TestOllamaHost(t *testing.T) {
 	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
 	m := ollama.New(ollama.Config{Model: "tiny-toolcaller"})
 
-	resp, err := m.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}})
+	resp, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}})
 
 	require.NoError(t, err)
 	assert.Equal(t, "Hello! How can I help you?", resp.Message.Content)

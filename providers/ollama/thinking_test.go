@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -58,7 +60,7 @@ func TestLoopSendsBackThinking(t *testing.T) {
 			require.NotEmpty(t, resp.Intermediate)
 			first := resp.Intermediate[0].Message
 			assert.Equal(t, thinking, first.Reasoning)
-			assert.Equal(t, []toolcall.ToolCall{{ID: "call_t1nk3r5x", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}},
+			assert.Equal(t, []chat.ToolCall{{ID: "call_t1nk3r5x", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}},
 				first.ToolCalls)
 			require.GreaterOrEqual(t, len(resp.History), 3)
 			assert.Equal(t, first, resp.History[1], "the history keeps the reply's message whole")

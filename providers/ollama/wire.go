@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
 )
 
 // chatRequest is the body of POST /api/chat.
@@ -86,28 +86,28 @@ var noParameters = json.RawMessage(`{"type":"object","properties":{}}`)
 var topLevelExtra = []string{"format", "think", "keep_alive"}
 
 // encode builds the request body and returns it with the model name used.
-func (m *Model) encode(req *toolcall.Request, stream bool) ([]byte, string, error) {
+func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	if req == nil {
-		return nil, m.model, &toolcall.ProviderError{Provider: providerName, Model: m.model, Err: toolcall.ErrBadRequest, Message: "nil request"}
+		return nil, m.model, &chat.ProviderError{Provider: providerName, Model: m.model, Err: chat.ErrBadRequest, Message: "nil request"}
 	}
 	model := m.model
 	if req.Model != "" {
 		model = req.Model
 	}
 	if model == "" {
-		return nil, "", &toolcall.ProviderError{Provider: providerName, Err: toolcall.ErrBadRequest, Message: "no model: set Config.Model or Request.Model"}
+		return nil, "", &chat.ProviderError{Provider: providerName, Err: chat.ErrBadRequest, Message: "no model: set Config.Model or Request.Model"}
 	}
 	invalid := func(format string, args ...any) ([]byte, string, error) {
-		return nil, model, &toolcall.ProviderError{Provider: providerName, Model: model, Err: toolcall.ErrBadRequest, Message: fmt.Sprintf(format, args...)}
+		return nil, model, &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest, Message: fmt.Sprintf(format, args...)}
 	}
 
 	wr := chatRequest{Model: model, Messages: make([]wireMessage, 0, len(req.Messages)), Stream: stream}
 	for _, msg := range req.Messages {
 		wm := wireMessage{Role: string(msg.Role), Content: msg.Content}
-		if msg.Role == toolcall.RoleTool {
+		if msg.Role == chat.RoleTool {
 			wm.ToolName, wm.ToolCallID = msg.ToolName, msg.ToolCallID
 		}
-		if msg.Role == toolcall.RoleAssistant {
+		if msg.Role == chat.RoleAssistant {
 			wm.Thinking = msg.Reasoning
 		}
 		for _, tc := range msg.ToolCalls {
@@ -120,7 +120,7 @@ func (m *Model) encode(req *toolcall.Request, stream bool) ([]byte, string, erro
 	}
 
 	// Ollama has no tool_choice; "none" is honoured by offering no tools.
-	if req.ToolChoice.Mode != toolcall.ToolChoiceNone || req.ToolChoice.Name != "" {
+	if req.ToolChoice.Mode != chat.ToolChoiceNone || req.ToolChoice.Name != "" {
 		for _, d := range req.Tools {
 			params := d.InputSchema
 			if len(bytes.TrimSpace(params)) == 0 {
@@ -174,7 +174,7 @@ func (m *Model) encode(req *toolcall.Request, stream bool) ([]byte, string, erro
 
 // modelOptions merges Config.Options, then Options.Extra, then the typed
 // options, each winning over the one before.
-func (m *Model) modelOptions(o *toolcall.Options) map[string]any {
+func (m *Model) modelOptions(o *chat.Options) map[string]any {
 	opts := make(map[string]any, len(m.options)+len(o.Extra)+5)
 	maps.Copy(opts, m.options)
 	maps.Copy(opts, o.Extra)
@@ -241,7 +241,7 @@ type assembler struct {
 	role     string
 	content  strings.Builder
 	thinking strings.Builder
-	calls    []toolcall.ToolCall
+	calls    []chat.ToolCall
 }
 
 func (a *assembler) addMessage(msg *wireResponseMessage) {
@@ -259,7 +259,7 @@ func (a *assembler) addMessage(msg *wireResponseMessage) {
 // A missing id is synthesised as "call_<index>" and a repeated id gets a
 // "_<n>" suffix, so every call of the reply has its own id and tool results
 // can be matched to calls.
-func (a *assembler) addCall(c wireCall) (int, toolcall.ToolCall) {
+func (a *assembler) addCall(c wireCall) (int, chat.ToolCall) {
 	i := len(a.calls)
 	base := c.ID
 	if base == "" {
@@ -269,7 +269,7 @@ func (a *assembler) addCall(c wireCall) (int, toolcall.ToolCall) {
 	for n := 1; a.hasID(id); n++ {
 		id = base + "_" + strconv.Itoa(n)
 	}
-	tc := toolcall.ToolCall{ID: id, Name: c.Function.Name, Arguments: argumentsText(c.Function.Arguments)}
+	tc := chat.ToolCall{ID: id, Name: c.Function.Name, Arguments: argumentsText(c.Function.Arguments)}
 	a.calls = append(a.calls, tc)
 	return i, tc
 }
@@ -284,17 +284,17 @@ func (a *assembler) hasID(id string) bool {
 }
 
 // response builds the reply; final is the last (done) line.
-func (a *assembler) response(final *chatResponse) *toolcall.ModelResponse {
+func (a *assembler) response(final *chatResponse) *chat.Response {
 	if final.Message.Role != "" {
 		a.role = final.Message.Role
 	}
-	role := toolcall.RoleAssistant
+	role := chat.RoleAssistant
 	if a.role != "" {
-		role = toolcall.Role(a.role)
+		role = chat.Role(a.role)
 	}
-	r := &toolcall.ModelResponse{
-		Message: toolcall.Message{Role: role, Content: a.content.String(), Reasoning: a.thinking.String(), ToolCalls: a.calls},
-		Usage: toolcall.Usage{
+	r := &chat.Response{
+		Message: chat.Message{Role: role, Content: a.content.String(), Reasoning: a.thinking.String(), ToolCalls: a.calls},
+		Usage: chat.Usage{
 			PromptTokens:     final.PromptEvalCount,
 			CompletionTokens: final.EvalCount,
 			TotalTokens:      final.PromptEvalCount + final.EvalCount,
@@ -304,14 +304,14 @@ func (a *assembler) response(final *chatResponse) *toolcall.ModelResponse {
 	switch {
 	case final.DoneReason == "length":
 		// First, so that calls cut short are not taken for complete ones.
-		r.FinishReason = toolcall.FinishLength
+		r.FinishReason = chat.FinishLength
 	case len(a.calls) > 0:
 		// Ollama reports "stop" for a turn that ends in tool calls.
-		r.FinishReason = toolcall.FinishToolCalls
+		r.FinishReason = chat.FinishToolCalls
 	case final.DoneReason == "" || final.DoneReason == "stop":
-		r.FinishReason = toolcall.FinishStop
+		r.FinishReason = chat.FinishStop
 	default:
-		r.FinishReason = toolcall.FinishReason(final.DoneReason)
+		r.FinishReason = chat.FinishReason(final.DoneReason)
 	}
 	return r
 }

@@ -8,9 +8,10 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	goopenai "github.com/sashabaranov/go-openai"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
 
@@ -34,9 +35,9 @@ func BenchmarkRound(b *testing.B) {
 		m := openai.New(openai.Config{BaseURL: srv.URL + "/v1", APIKey: "sk-bench", Model: "tiny", HTTPClient: srv.Client()})
 		b.ReportAllocs()
 		for b.Loop() {
-			req := &toolcall.Request{
-				Messages: []toolcall.Message{toolcall.UserMessage(question)},
-				Tools:    []toolcall.Definition{weatherTool, nowTool},
+			req := &chat.Request{
+				Messages: []chat.Message{chat.UserMessage(question)},
+				Tools:    []chat.ToolDefinition{weatherTool, nowTool},
 			}
 			resp, err := m.Chat(ctx, req)
 			if err != nil || len(resp.Message.ToolCalls) != 1 {

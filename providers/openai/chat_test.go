@@ -13,25 +13,26 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
 
 func TestChat(t *testing.T) {
 	t.Parallel()
-	askParis := []toolcall.Message{toolcall.UserMessage("What is the weather in Paris?")}
-	weather := []toolcall.Definition{weatherTool}
+	askParis := []chat.Message{chat.UserMessage("What is the weather in Paris?")}
+	weather := []chat.ToolDefinition{weatherTool}
 	for _, tc := range []struct {
 		name      string
 		recording string
 		captured  bool // the request must equal the recorded one
 		cfg       openai.Config
-		req       *toolcall.Request
-		want      *toolcall.ModelResponse
+		req       *chat.Request
+		want      *chat.Response
 		wantErr   error
 		status    int
 		model     string // the error's model
@@ -39,110 +40,110 @@ func TestChat(t *testing.T) {
 	}{
 		{
 			name: "plain", recording: "llamacpp/b_plain", captured: true,
-			req: &toolcall.Request{
-				Messages: []toolcall.Message{toolcall.SystemMessage("You are a test."), toolcall.UserMessage("Hi there")},
-				Options:  toolcall.Options{MaxTokens: ptr(300)},
+			req: &chat.Request{
+				Messages: []chat.Message{chat.SystemMessage("You are a test."), chat.UserMessage("Hi there")},
+				Options:  chat.Options{MaxTokens: ptr(300)},
 			},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("Hello! How can I help you?"),
-				FinishReason: toolcall.FinishStop,
-				Usage:        toolcall.Usage{PromptTokens: 19, CompletionTokens: 9, TotalTokens: 28},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("Hello! How can I help you?"),
+				FinishReason: chat.FinishStop,
+				Usage:        chat.Usage{PromptTokens: 19, CompletionTokens: 9, TotalTokens: 28},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "tool call", recording: "llamacpp/c2_tools_auto", captured: true,
-			req: &toolcall.Request{Messages: askParis, Tools: weather, Options: toolcall.Options{MaxTokens: ptr(300)}},
-			want: &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("", call("bV8QPhBwjnr8swJ3TeacS0uh9AwvlJsL", "get_weather",
+			req: &chat.Request{Messages: askParis, Tools: weather, Options: chat.Options{MaxTokens: ptr(300)}},
+			want: &chat.Response{
+				Message: chat.AssistantMessage("", call("bV8QPhBwjnr8swJ3TeacS0uh9AwvlJsL", "get_weather",
 					`{"city":"Paris","unit":"fahrenheit","options":{"days": -9,"detail":{"wind":false}}}`)),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 284, CompletionTokens: 75, TotalTokens: 359},
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 284, CompletionTokens: 75, TotalTokens: 359},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "tool choice required", recording: "llamacpp/c_tools_required", captured: true,
-			req: &toolcall.Request{Messages: askParis, Tools: weather, ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired},
-				Options: toolcall.Options{MaxTokens: ptr(300)}},
-			want: &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("", call("8wGONfJ76oGu42W7JBPDidaR4nOebqwO", "get_weather",
+			req: &chat.Request{Messages: askParis, Tools: weather, ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceRequired},
+				Options: chat.Options{MaxTokens: ptr(300)}},
+			want: &chat.Response{
+				Message: chat.AssistantMessage("", call("8wGONfJ76oGu42W7JBPDidaR4nOebqwO", "get_weather",
 					`{"city":"Paris","unit":"fahrenheit","options":{"days":1,"detail":{"wind":true}}}`)),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 284, CompletionTokens: 84, TotalTokens: 368},
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 284, CompletionTokens: 84, TotalTokens: 368},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			// The model's raw text is kept, newline and spaces included.
 			name: "named tool choice", recording: "llamacpp/c3_tool_choice_named", captured: true,
-			req: &toolcall.Request{Messages: askParis, Tools: weather, ToolChoice: toolcall.ToolChoice{Name: "get_weather"},
-				Options: toolcall.Options{MaxTokens: ptr(300)}},
-			want: &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("", call("kUtjegdGEadJvZBvsvmh1OnYBVxdTGjw", "get_weather",
+			req: &chat.Request{Messages: askParis, Tools: weather, ToolChoice: chat.ToolChoice{Name: "get_weather"},
+				Options: chat.Options{MaxTokens: ptr(300)}},
+			want: &chat.Response{
+				Message: chat.AssistantMessage("", call("kUtjegdGEadJvZBvsvmh1OnYBVxdTGjw", "get_weather",
 					"{\"city\":\"Paris\",\"unit\":\"fahrenheit\",\"options\":{\"days\":5,\"detail\":{\"wind\":\n                 true}}}")),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 284, CompletionTokens: 95, TotalTokens: 379},
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 284, CompletionTokens: 95, TotalTokens: 379},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "tool result", recording: "llamacpp/e_loop_none", captured: true,
-			req: &toolcall.Request{
+			req: &chat.Request{
 				Messages: append(slices.Clone(askParis),
-					toolcall.AssistantMessage("", call("call_abc123", "get_weather", `{"city":"Paris","unit":"celsius","options":{"days":1,"detail":{"wind":true}}}`)),
-					toolcall.ToolMessage(call("call_abc123", "get_weather", ""), `{"temperature":21,"condition":"sunny"}`)),
+					chat.AssistantMessage("", call("call_abc123", "get_weather", `{"city":"Paris","unit":"celsius","options":{"days":1,"detail":{"wind":true}}}`)),
+					chat.ToolMessage(call("call_abc123", "get_weather", ""), `{"temperature":21,"condition":"sunny"}`)),
 				Tools:      weather,
-				ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceNone},
-				Options:    toolcall.Options{MaxTokens: ptr(300)},
+				ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceNone},
+				Options:    chat.Options{MaxTokens: ptr(300)},
 			},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("The weather is warm."),
-				FinishReason: toolcall.FinishStop,
-				Usage:        toolcall.Usage{PromptTokens: 358, CompletionTokens: 6, TotalTokens: 364},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("The weather is warm."),
+				FinishReason: chat.FinishStop,
+				Usage:        chat.Usage{PromptTokens: 358, CompletionTokens: 6, TotalTokens: 364},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "ollama v1 tool call", recording: "ollama-v1/c_tools_required", captured: true,
 			cfg: openai.Config{Model: "tiny-toolcaller"},
-			req: &toolcall.Request{Messages: askParis, Tools: weather, ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("", call("call_pjrjwp0p", "get_weather", `{"city":"Paris"}`)),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 234, CompletionTokens: 5, TotalTokens: 239},
+			req: &chat.Request{Messages: askParis, Tools: weather, ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceRequired}},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("", call("call_pjrjwp0p", "get_weather", `{"city":"Paris"}`)),
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 234, CompletionTokens: 5, TotalTokens: 239},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "parallel calls", recording: "h_parallel_calls",
-			req: &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Weather in Paris and Lyon?")}, Tools: weather},
-			want: &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("",
+			req: &chat.Request{Messages: []chat.Message{chat.UserMessage("Weather in Paris and Lyon?")}, Tools: weather},
+			want: &chat.Response{
+				Message: chat.AssistantMessage("",
 					call("call_paris", "get_weather", `{"city":"Paris","unit":"celsius","options":{"days":1,"detail":{"wind":true}}}`),
 					call("call_lyon", "get_weather", `{"city":"Lyon","unit":"celsius","options":{"days":1,"detail":{"wind":false}}}`)),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 120, CompletionTokens: 60, TotalTokens: 180},
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 120, CompletionTokens: 60, TotalTokens: 180},
 				Model:        "gpt-4o-mini-2024-07-18",
 			},
 		},
 		{
 			name: "empty arguments", recording: "h_empty_arguments",
-			req: &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("What time is it?")}, Tools: []toolcall.Definition{nowTool}},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("", call("call_now1", "now", `{}`), call("call_now2", "now", `{}`)),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 50, CompletionTokens: 8, TotalTokens: 58},
+			req: &chat.Request{Messages: []chat.Message{chat.UserMessage("What time is it?")}, Tools: []chat.ToolDefinition{nowTool}},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("", call("call_now1", "now", `{}`), call("call_now2", "now", `{}`)),
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 50, CompletionTokens: 8, TotalTokens: 58},
 				Model:        "qwen2.5",
 			},
 		},
 		{
 			name: "arguments as an object", recording: "h_object_arguments",
-			req: &toolcall.Request{Messages: askParis, Tools: weather},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("", call("call_obj", "get_weather", `{"city":"Paris","options":{"days":2}}`)),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 40, CompletionTokens: 12, TotalTokens: 52},
+			req: &chat.Request{Messages: askParis, Tools: weather},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("", call("call_obj", "get_weather", `{"city":"Paris","options":{"days":2}}`)),
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 40, CompletionTokens: 12, TotalTokens: 52},
 				Model:        "compat-model",
 			},
 		},
@@ -150,33 +151,33 @@ func TestChat(t *testing.T) {
 			// Also: the server says "stop" for a turn with calls, and
 			// sends no total_tokens.
 			name: "missing ids", recording: "h_missing_ids",
-			req: &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Weather in Paris and Lyon?")}, Tools: weather},
-			want: &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("",
+			req: &chat.Request{Messages: []chat.Message{chat.UserMessage("Weather in Paris and Lyon?")}, Tools: weather},
+			want: &chat.Response{
+				Message: chat.AssistantMessage("",
 					call("call_0", "get_weather", `{"city":"Paris"}`),
 					call("call_1", "get_weather", `{"city":"Lyon"}`)),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 40, CompletionTokens: 20, TotalTokens: 60},
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 40, CompletionTokens: 20, TotalTokens: 60},
 				Model:        "compat-model",
 			},
 		},
 		{
 			name: "schema the server rejects", recording: "llamacpp/f_bad_ref", captured: true,
 			cfg: openai.Config{Model: "tiny-toolcaller"},
-			req: &toolcall.Request{
-				Messages: []toolcall.Message{toolcall.UserMessage("call the tool")},
-				Tools: []toolcall.Definition{{Name: "probe", Description: "probe tool",
+			req: &chat.Request{
+				Messages: []chat.Message{chat.UserMessage("call the tool")},
+				Tools: []chat.ToolDefinition{{Name: "probe", Description: "probe tool",
 					InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"$ref":"#/$defs/Missing"}},"required":["v"]}`)}},
-				ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired},
-				Options:    toolcall.Options{MaxTokens: ptr(300)},
+				ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceRequired},
+				Options:    chat.Options{MaxTokens: ptr(300)},
 			},
-			wantErr: toolcall.ErrBadRequest, status: 400, model: "tiny-toolcaller",
+			wantErr: chat.ErrBadRequest, status: 400, model: "tiny-toolcaller",
 			wantMsg: "Error resolving ref #/$defs/Missing",
 		},
 		{
 			name: "model not found", recording: "ollama-v1/m_model_not_found", captured: true,
-			req:     &toolcall.Request{Model: "does-not-exist", Messages: askParis},
-			wantErr: toolcall.ErrModelNotFound, status: 404, model: "does-not-exist",
+			req:     &chat.Request{Model: "does-not-exist", Messages: askParis},
+			wantErr: chat.ErrModelNotFound, status: 404, model: "does-not-exist",
 			wantMsg: "model 'does-not-exist' not found",
 		},
 	} {
@@ -206,7 +207,7 @@ func TestChat(t *testing.T) {
 }
 
 // cloneRequest copies req deeply, so that a later change to req shows.
-func cloneRequest(req *toolcall.Request) *toolcall.Request {
+func cloneRequest(req *chat.Request) *chat.Request {
 	c := *req
 	c.Messages = slices.Clone(req.Messages)
 	for i, m := range c.Messages {
@@ -235,18 +236,18 @@ func clonePtr[T any](p *T) *T {
 // and settings.
 func TestRequestMapping(t *testing.T) {
 	t.Parallel()
-	hi := []toolcall.Message{toolcall.SystemMessage("Be brief."), toolcall.UserMessage("Hi there")}
+	hi := []chat.Message{chat.SystemMessage("Be brief."), chat.UserMessage("Hi there")}
 	for _, tc := range []struct {
 		name string
-		req  *toolcall.Request
+		req  *chat.Request
 	}{
 		{
 			// A temperature of 0 must be sent: go-openai's float32
 			// omitempty field would drop it.
 			name: "options",
-			req: &toolcall.Request{
-				Messages: hi, Tools: []toolcall.Definition{weatherTool},
-				Options: toolcall.Options{
+			req: &chat.Request{
+				Messages: hi, Tools: []chat.ToolDefinition{weatherTool},
+				Options: chat.Options{
 					Temperature: ptr(0.0), TopP: ptr(0.9), Seed: ptr(42), MaxTokens: ptr(128),
 					Stop: []string{"\n\n", "END"}, ParallelToolCalls: ptr(false),
 				},
@@ -254,55 +255,55 @@ func TestRequestMapping(t *testing.T) {
 		},
 		{
 			name: "no tool choice or parallel calls without tools",
-			req: &toolcall.Request{
-				Messages: hi, ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired},
-				Options: toolcall.Options{ParallelToolCalls: ptr(true), Temperature: ptr(0.7)},
+			req: &chat.Request{
+				Messages: hi, ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceRequired},
+				Options: chat.Options{ParallelToolCalls: ptr(true), Temperature: ptr(0.7)},
 			},
 		},
 		{
 			name: "strict tool",
-			req: &toolcall.Request{Messages: hi, Tools: []toolcall.Definition{{
+			req: &chat.Request{Messages: hi, Tools: []chat.ToolDefinition{{
 				Name: "get_weather", Description: "Get weather", Strict: true,
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"unit":{"type":["string","null"]}},"required":["city","unit"],"additionalProperties":false}`),
 			}}},
 		},
 		{
 			name: "tool without parameters",
-			req:  &toolcall.Request{Messages: hi, Tools: []toolcall.Definition{nowTool}},
+			req:  &chat.Request{Messages: hi, Tools: []chat.ToolDefinition{nowTool}},
 		},
 		{
 			name: "null schema means no parameters",
-			req:  &toolcall.Request{Messages: hi, Tools: []toolcall.Definition{{Name: "now", Description: "Current time", InputSchema: json.RawMessage(" null ")}}},
+			req:  &chat.Request{Messages: hi, Tools: []chat.ToolDefinition{{Name: "now", Description: "Current time", InputSchema: json.RawMessage(" null ")}}},
 		},
 		{
 			name: "tool choice auto",
-			req:  &toolcall.Request{Messages: hi, Tools: []toolcall.Definition{nowTool}, ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceAuto}},
+			req:  &chat.Request{Messages: hi, Tools: []chat.ToolDefinition{nowTool}, ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceAuto}},
 		},
 		{
 			name: "replayed calls",
-			req: &toolcall.Request{Messages: []toolcall.Message{
-				toolcall.UserMessage("go <now> & then"),
-				toolcall.AssistantMessage("Calling.",
+			req: &chat.Request{Messages: []chat.Message{
+				chat.UserMessage("go <now> & then"),
+				chat.AssistantMessage("Calling.",
 					call("call_a", "now", ``),
 					call("call_b", "now", `null`),
 					call("call_c", "now", "  \n"),
 					call("call_d", "get_weather", `{"city": "Paris", "days": 2}`),
 					call("call_e", "get_weather", `{"city":"Ni`),
 				),
-				toolcall.ToolMessage(call("call_a", "now", ""), "12:00"),
-				toolcall.ToolMessage(call("call_b", "now", ""), ""),
-				toolcall.ToolMessage(call("call_c", "now", ""), "12:00"),
-				toolcall.ToolMessage(call("call_d", "get_weather", ""), `{"temperature":21}`),
-				{Role: toolcall.RoleTool, ToolCallID: "call_e", ToolName: "get_weather", IsError: true, Content: "invalid arguments"},
-				toolcall.AssistantMessage("", call("call_f", "now", `{}`)),
-				toolcall.ToolMessage(call("call_f", "now", ""), "12:01"),
+				chat.ToolMessage(call("call_a", "now", ""), "12:00"),
+				chat.ToolMessage(call("call_b", "now", ""), ""),
+				chat.ToolMessage(call("call_c", "now", ""), "12:00"),
+				chat.ToolMessage(call("call_d", "get_weather", ""), `{"temperature":21}`),
+				{Role: chat.RoleTool, ToolCallID: "call_e", ToolName: "get_weather", IsError: true, Content: "invalid arguments"},
+				chat.AssistantMessage("", call("call_f", "now", `{}`)),
+				chat.ToolMessage(call("call_f", "now", ""), "12:01"),
 			}},
 		},
 		{
 			// Typed options win over Extra, and Extra cannot replace the
 			// request's own fields.
 			name: "extra fields",
-			req: &toolcall.Request{Messages: hi, Tools: []toolcall.Definition{nowTool}, Options: toolcall.Options{
+			req: &chat.Request{Messages: hi, Tools: []chat.ToolDefinition{nowTool}, Options: chat.Options{
 				Temperature: ptr(0.1),
 				Extra: map[string]any{
 					"top_k": 20, "temperature": 0.9, "model": "other", "tools": []string{"x"}, "tool_choice": "none",
@@ -313,7 +314,7 @@ func TestRequestMapping(t *testing.T) {
 		},
 		{
 			name: "request model overrides config",
-			req:  &toolcall.Request{Model: "qwen2.5:7b", Messages: hi},
+			req:  &chat.Request{Model: "qwen2.5:7b", Messages: hi},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -381,8 +382,8 @@ func TestMaxTokensOnOpenAI(t *testing.T) {
 			m := openai.New(openai.Config{BaseURL: tc.base, APIKey: testKey, Model: "o3-mini",
 				HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: plain.contentType, body: plain.body, sent: sent}}})
 
-			_, err := m.Chat(context.Background(), &toolcall.Request{
-				Messages: []toolcall.Message{toolcall.UserMessage("hi")}, Options: toolcall.Options{MaxTokens: ptr(64)}})
+			_, err := m.Chat(context.Background(), &chat.Request{
+				Messages: []chat.Message{chat.UserMessage("hi")}, Options: chat.Options{MaxTokens: ptr(64)}})
 			require.NoError(t, err)
 
 			var body map[string]any
@@ -397,7 +398,7 @@ func TestHeaders(t *testing.T) {
 	t.Parallel()
 	srv, got := replay(t, "llamacpp/b_plain", "llamacpp/d2_plain_stream")
 	m := newModel(srv, openai.Config{Organization: "org-test"})
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
 
 	_, err := m.Chat(context.Background(), req)
 	require.NoError(t, err)
@@ -420,7 +421,7 @@ func TestEnvironment(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1/")
 	t.Setenv("OPENAI_API_KEY", "sk-from-env")
 	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
 
 	_, err := openai.New(openai.Config{Model: "tiny"}).Chat(context.Background(), req)
 	require.NoError(t, err)
@@ -454,13 +455,13 @@ func TestChatInvalidRequest(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		noModel bool
-		req     *toolcall.Request
+		req     *chat.Request
 		wantMsg string
 	}{
 		{name: "nil request", req: nil, wantMsg: "nil request"},
-		{name: "no model", noModel: true, req: &toolcall.Request{}, wantMsg: "no model"},
-		{name: "invalid schema", req: &toolcall.Request{Tools: []toolcall.Definition{{Name: "x", InputSchema: json.RawMessage(`{`)}}}, wantMsg: `tool "x": input schema is not valid JSON`},
-		{name: "extra JSON cannot hold", req: &toolcall.Request{Options: toolcall.Options{Extra: map[string]any{"f": func() {}}}}, wantMsg: `Options.Extra: key "f"`},
+		{name: "no model", noModel: true, req: &chat.Request{}, wantMsg: "no model"},
+		{name: "invalid schema", req: &chat.Request{Tools: []chat.ToolDefinition{{Name: "x", InputSchema: json.RawMessage(`{`)}}}, wantMsg: `tool "x": input schema is not valid JSON`},
+		{name: "extra JSON cannot hold", req: &chat.Request{Options: chat.Options{Extra: map[string]any{"f": func() {}}}}, wantMsg: `Options.Extra: key "f"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -469,12 +470,12 @@ func TestChatInvalidRequest(t *testing.T) {
 				m = openai.New(openai.Config{BaseURL: srv.URL + "/v1", HTTPClient: srv.Client()})
 			}
 			_, err := m.Chat(context.Background(), tc.req)
-			require.ErrorIs(t, err, toolcall.ErrBadRequest)
-			var pe *toolcall.ProviderError
+			require.ErrorIs(t, err, chat.ErrBadRequest)
+			var pe *chat.ProviderError
 			require.ErrorAs(t, err, &pe)
 			assert.Contains(t, pe.Message, tc.wantMsg)
 			_, err = m.Stream(context.Background(), tc.req, nil)
-			require.ErrorIs(t, err, toolcall.ErrBadRequest)
+			require.ErrorIs(t, err, chat.ErrBadRequest)
 		})
 	}
 	t.Cleanup(func() { assert.Zero(t, got.count(), "invalid requests must not be sent") })
@@ -483,8 +484,8 @@ func TestChatInvalidRequest(t *testing.T) {
 func TestInvalidBaseURL(t *testing.T) {
 	t.Parallel()
 	m := openai.New(openai.Config{BaseURL: "http://bad host/" + testKey + "/v1", APIKey: testKey, Model: "tiny"})
-	_, err := m.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}})
-	pe := checkProviderError(t, err, toolcall.ErrBadRequest, 0, "tiny")
+	_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}})
+	pe := checkProviderError(t, err, chat.ErrBadRequest, 0, "tiny")
 	assert.Contains(t, pe.Message, "invalid BaseURL")
 }
 
@@ -495,10 +496,10 @@ func TestConcurrentChat(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 16 {
 		wg.Go(func() {
-			req := &toolcall.Request{
-				Messages: []toolcall.Message{toolcall.UserMessage("What is the weather in Paris?")},
-				Tools:    []toolcall.Definition{weatherTool},
-				Options:  toolcall.Options{Seed: ptr(i), Extra: map[string]any{"top_k": i}},
+			req := &chat.Request{
+				Messages: []chat.Message{chat.UserMessage("What is the weather in Paris?")},
+				Tools:    []chat.ToolDefinition{weatherTool},
+				Options:  chat.Options{Seed: ptr(i), Extra: map[string]any{"top_k": i}},
 			}
 			resp, err := m.Chat(context.Background(), req)
 			if assert.NoError(t, err) && assert.Len(t, resp.Message.ToolCalls, 1) {
@@ -540,8 +541,8 @@ func TestServerMessageShapes(t *testing.T) {
 			t.Parallel()
 			m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", Model: "tiny",
 				HTTPClient: &http.Client{Transport: cannedBody{status: 400, contentType: "application/json", body: []byte(tc.body)}}})
-			_, err := m.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}})
-			pe := checkProviderError(t, err, toolcall.ErrBadRequest, 400, "tiny")
+			_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}})
+			pe := checkProviderError(t, err, chat.ErrBadRequest, 400, "tiny")
 			assert.Equal(t, tc.want, pe.Message)
 			assert.False(t, strings.Contains(err.Error(), "{"), "raw JSON in %q", err.Error())
 		})

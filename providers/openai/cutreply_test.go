@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -15,7 +17,7 @@ import (
 )
 
 // emailTool is the tool called in the h_*length_tool_call recordings.
-var emailTool = toolcall.Definition{
+var emailTool = chat.ToolDefinition{
 	Name:        "send_email",
 	Description: "Send an email",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`),
@@ -27,11 +29,11 @@ var emailTool = toolcall.Definition{
 func TestReplyCutShort(t *testing.T) {
 	t.Parallel()
 	const wantErr = `toolcall: model reply cut short: finish reason "length"; its 1 tool call was not run`
-	ask := toolcall.UserMessage("Email Ana the invoice.")
-	want := &toolcall.ModelResponse{
-		Message:      toolcall.AssistantMessage("", call("call_email", "send_email", `{"to":"ana@example.com","subject":"Invoice"}`)),
-		FinishReason: toolcall.FinishLength,
-		Usage:        toolcall.Usage{PromptTokens: 90, CompletionTokens: 12, TotalTokens: 102},
+	ask := chat.UserMessage("Email Ana the invoice.")
+	want := &chat.Response{
+		Message:      chat.AssistantMessage("", call("call_email", "send_email", `{"to":"ana@example.com","subject":"Invoice"}`)),
+		FinishReason: chat.FinishLength,
+		Usage:        chat.Usage{PromptTokens: 90, CompletionTokens: 12, TotalTokens: 102},
 		Model:        "gpt-4o-mini-2024-07-18",
 	}
 	for _, tc := range []struct {
@@ -48,11 +50,11 @@ func TestReplyCutShort(t *testing.T) {
 				t.Parallel()
 				srv, _ := replay(t, tc.recording)
 				m := newModel(srv, openai.Config{})
-				req := &toolcall.Request{Messages: []toolcall.Message{ask}, Tools: []toolcall.Definition{emailTool}}
-				var resp *toolcall.ModelResponse
+				req := &chat.Request{Messages: []chat.Message{ask}, Tools: []chat.ToolDefinition{emailTool}}
+				var resp *chat.Response
 				var err error
 				if tc.stream {
-					resp, err = m.Stream(context.Background(), req, func(toolcall.StreamDelta) bool { return true })
+					resp, err = m.Stream(context.Background(), req, func(chat.Delta) bool { return true })
 				} else {
 					resp, err = m.Chat(context.Background(), req)
 				}

@@ -1,4 +1,4 @@
-// Package openai is a [toolcall.ChatModel] for OpenAI's Chat Completions API
+// Package openai is a [chat.Model] for OpenAI's Chat Completions API
 // and the servers that copy it: vLLM, llama.cpp's llama-server, LM Studio,
 // Ollama's /v1, DeepSeek, Groq and others.
 //

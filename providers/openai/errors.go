@@ -14,9 +14,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	goopenai "github.com/sashabaranov/go-openai"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/internal/httpline"
 )
 
@@ -30,7 +31,7 @@ const maxErrorBody = 64 << 10
 func (m *Model) statusError(resp *http.Response, model string) error {
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	msg := m.redact(serverMessage(data))
-	pe := &toolcall.ProviderError{
+	pe := &chat.ProviderError{
 		Provider:   providerName,
 		StatusCode: resp.StatusCode,
 		Model:      model,
@@ -40,7 +41,7 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 	}
 	switch {
 	case resp.StatusCode == http.StatusBadRequest && noToolSupport(msg):
-		pe.Err = toolcall.ErrToolsNotSupported
+		pe.Err = chat.ErrToolsNotSupported
 	case resp.StatusCode == http.StatusNotFound && len(bytes.TrimSpace(data)) == 0:
 		// An empty 404 says neither what is missing nor why: it may be the
 		// URL or the model, so it wraps no sentinel.
@@ -58,7 +59,7 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 	// A 1xx or 3xx the client did not follow is a bad response; an empty
 	// 404 is left wrapping nothing.
 	if pe.Err == nil && resp.StatusCode != http.StatusNotFound {
-		pe.Err = toolcall.ErrBadResponse
+		pe.Err = chat.ErrBadResponse
 	}
 	return pe
 }
@@ -89,21 +90,21 @@ func (m *Model) inBandError(model string, status int, raw []byte) error {
 	if msg == "" {
 		msg = "the server reported an error without a message"
 	}
-	err := toolcall.ErrServer
+	err := chat.ErrServer
 	if noToolSupport(msg) {
-		err = toolcall.ErrToolsNotSupported
+		err = chat.ErrToolsNotSupported
 	}
-	return &toolcall.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, Err: err}
+	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, Err: err}
 }
 
 func (m *Model) badResponse(model string, status int, msg string) error {
-	return &toolcall.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: m.redact(msg), Err: toolcall.ErrBadResponse}
+	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: m.redact(msg), Err: chat.ErrBadResponse}
 }
 
 // transportError wraps a failure to send or read. A cancelled or expired
 // ctx is reported as ctx.Err(), so errors.Is(err, context.Canceled) holds.
 func (m *Model) transportError(ctx context.Context, model string, status int, err error) error {
-	pe := &toolcall.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: m.redactErr(err)}
+	pe := &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: m.redactErr(err)}
 	if ctx.Err() != nil {
 		pe.Err = ctx.Err()
 		return pe

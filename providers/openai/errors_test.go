@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
 
@@ -39,109 +40,109 @@ func TestErrors(t *testing.T) {
 		{
 			name: "401 bad key", status: 401,
 			body:    `{"error":{"message":"Incorrect API key provided: {{key}}. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
-			wantErr: toolcall.ErrUnauthorized, wantMsg: "Incorrect API key provided: [redacted]. You can find",
+			wantErr: chat.ErrUnauthorized, wantMsg: "Incorrect API key provided: [redacted]. You can find",
 		},
 		{
 			name: "403 no access", status: 403,
 			body:    `{"error":{"message":"Project proj_x does not have access to model gpt-4o","type":"invalid_request_error","param":null,"code":"model_not_found"}}`,
-			wantErr: toolcall.ErrUnauthorized, wantMsg: "does not have access to model gpt-4o",
+			wantErr: chat.ErrUnauthorized, wantMsg: "does not have access to model gpt-4o",
 		},
 		{
 			name: "404 unknown model", status: 404,
 			body:    "{\"error\":{\"message\":\"The model `gpt-9` does not exist or you do not have access to it.\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"model_not_found\"}}",
-			wantErr: toolcall.ErrModelNotFound, wantMsg: "The model `gpt-9` does not exist",
+			wantErr: chat.ErrModelNotFound, wantMsg: "The model `gpt-9` does not exist",
 		},
 		{
 			// BaseURL ends in /v1 here, so no advice about /v1 is added;
 			// TestNotFound checks the whole messages.
 			name: "404 wrong path", status: 404, contentType: "text/plain; charset=utf-8", body: "404 page not found\n",
-			wantErr: toolcall.ErrModelNotFound, wantMsg: "no /chat/completions at http://127.0.0.1:",
+			wantErr: chat.ErrModelNotFound, wantMsg: "no /chat/completions at http://127.0.0.1:",
 		},
 		{
 			name: "429 with Retry-After in seconds", status: 429, header: map[string]string{"Retry-After": "20"},
 			body:    `{"error":{"message":"Rate limit reached for gpt-4o-mini in organization org-x on requests per min (RPM): Limit 3, Used 3, Requested 1.","type":"requests","param":null,"code":"rate_limit_exceeded"}}`,
-			wantErr: toolcall.ErrRateLimited, wantMsg: "Rate limit reached", retryMin: 20 * time.Second, retryMax: 20 * time.Second,
+			wantErr: chat.ErrRateLimited, wantMsg: "Rate limit reached", retryMin: 20 * time.Second, retryMax: 20 * time.Second,
 		},
 		{
 			name: "429 with Retry-After as a date", status: 429, header: map[string]string{"Retry-After": future},
 			body:    `{"error":{"message":"Too many requests","type":"rate_limit_error"}}`,
-			wantErr: toolcall.ErrRateLimited, wantMsg: "Too many requests", retryMin: 60 * time.Second, retryMax: 90 * time.Second,
+			wantErr: chat.ErrRateLimited, wantMsg: "Too many requests", retryMin: 60 * time.Second, retryMax: 90 * time.Second,
 		},
 		{
 			name: "429 with retry-after-ms", status: 429, header: map[string]string{"Retry-After-Ms": "1500", "Retry-After": "2"},
 			body:    `{"error":{"message":"Too many requests","type":"rate_limit_error"}}`,
-			wantErr: toolcall.ErrRateLimited, wantMsg: "Too many requests", retryMin: 1500 * time.Millisecond, retryMax: 1500 * time.Millisecond,
+			wantErr: chat.ErrRateLimited, wantMsg: "Too many requests", retryMin: 1500 * time.Millisecond, retryMax: 1500 * time.Millisecond,
 		},
 		{
 			name: "500", status: 500,
 			body:    `{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}`,
-			wantErr: toolcall.ErrServer, wantMsg: "The server had an error while processing your request.",
+			wantErr: chat.ErrServer, wantMsg: "The server had an error while processing your request.",
 		},
 		{
 			name: "502 HTML page echoing the header", status: 502, contentType: "text/html",
 			body:    "<html><body><h1>Bad gateway</h1><p>{{auth}}</p></body></html>",
-			wantErr: toolcall.ErrServer, wantMsg: "Bad Gateway",
+			wantErr: chat.ErrServer, wantMsg: "Bad Gateway",
 		},
 		{
 			name: "503 busy", status: 503, header: map[string]string{"Retry-After": "7"},
 			body:    `{"error":{"message":"The engine is currently overloaded, please try again later","type":"server_error"}}`,
-			wantErr: toolcall.ErrServer, wantMsg: "overloaded", retryMin: 7 * time.Second, retryMax: 7 * time.Second,
+			wantErr: chat.ErrServer, wantMsg: "overloaded", retryMin: 7 * time.Second, retryMax: 7 * time.Second,
 		},
 		{
 			name: "400 model without tool support", status: 400,
 			body:    `{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error","param":null,"code":null}}`,
-			wantErr: toolcall.ErrToolsNotSupported, wantMsg: "gemma:2b does not support tools",
+			wantErr: chat.ErrToolsNotSupported, wantMsg: "gemma:2b does not support tools",
 		},
 		{
 			name: "400 vLLM without a tool parser", status: 400,
 			body:    `{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}`,
-			wantErr: toolcall.ErrToolsNotSupported, wantMsg: "--enable-auto-tool-choice",
+			wantErr: chat.ErrToolsNotSupported, wantMsg: "--enable-auto-tool-choice",
 		},
 		{
 			name: "400 llama.cpp without --jinja", status: 400,
 			body:    `{"error":{"code":400,"message":"tools param requires --jinja flag","type":"invalid_request_error"}}`,
-			wantErr: toolcall.ErrToolsNotSupported, wantMsg: "requires --jinja",
+			wantErr: chat.ErrToolsNotSupported, wantMsg: "requires --jinja",
 		},
 		{
 			name: "400 other", status: 400,
 			body:    `{"error":{"message":"'messages' must contain at least one message","type":"invalid_request_error","param":"messages","code":null}}`,
-			wantErr: toolcall.ErrBadRequest, wantMsg: "'messages' must contain at least one message",
+			wantErr: chat.ErrBadRequest, wantMsg: "'messages' must contain at least one message",
 		},
 		{
 			name: "200 malformed JSON", status: 200, body: `{"choices":[{"message":`,
-			wantErr: toolcall.ErrBadResponse, wantMsg: "response is not valid JSON", streamMsg: "stream ended in the middle of an event",
+			wantErr: chat.ErrBadResponse, wantMsg: "response is not valid JSON", streamMsg: "stream ended in the middle of an event",
 		},
 		{
 			name: "200 wrong shape", status: 200, body: `{"choices":[{"message":{"content":5}}]}` + "\n",
-			wantErr: toolcall.ErrBadResponse, wantMsg: "response does not fit the Chat Completions format",
+			wantErr: chat.ErrBadResponse, wantMsg: "response does not fit the Chat Completions format",
 			streamMsg: "stream event does not fit the Chat Completions format",
 		},
 		{
 			name: "200 error object", status: 200, body: `{"error":{"message":"upstream timed out for {{auth}}","type":"server_error"}}`,
-			wantErr: toolcall.ErrServer, wantMsg: "upstream timed out for Bearer [redacted]",
+			wantErr: chat.ErrServer, wantMsg: "upstream timed out for Bearer [redacted]",
 		},
 		{
 			name: "200 error saying the model cannot take tools", status: 200,
 			body:    `{"error":{"message":"this model does not support tools","type":"invalid_request_error"}}`,
-			wantErr: toolcall.ErrToolsNotSupported, wantMsg: "this model does not support tools",
+			wantErr: chat.ErrToolsNotSupported, wantMsg: "this model does not support tools",
 		},
 		{
 			name: "200 choices of the wrong type", status: 200, body: `{"choices":{"index":0}}` + "\n",
-			wantErr: toolcall.ErrBadResponse, wantMsg: `does not fit the Chat Completions format: field "choices" is a JSON object`,
+			wantErr: chat.ErrBadResponse, wantMsg: `does not fit the Chat Completions format: field "choices" is a JSON object`,
 		},
 		{
 			name: "302 not followed", status: 302, body: "",
-			wantErr: toolcall.ErrBadResponse, wantMsg: "Found",
+			wantErr: chat.ErrBadResponse, wantMsg: "Found",
 		},
 		{
 			name: "200 without choices", status: 200, body: `{"id":"chatcmpl-x","object":"chat.completion","choices":[]}` + "\n",
-			wantErr: toolcall.ErrBadResponse, wantMsg: "response has no choices",
+			wantErr: chat.ErrBadResponse, wantMsg: "response has no choices",
 			streamMsg: "stream ended before the reply was complete",
 		},
 		{
 			name: "200 stream cut between events", status: 200, contentType: "text/event-stream",
 			body:    "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hello\"},\"finish_reason\":null}]}\n\n",
-			wantErr: toolcall.ErrBadResponse, wantMsg: "response is not valid JSON",
+			wantErr: chat.ErrBadResponse, wantMsg: "response is not valid JSON",
 			streamMsg: "stream ended before the reply was complete",
 		},
 	} {
@@ -164,12 +165,12 @@ func TestErrors(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			m := newModel(srv, openai.Config{Model: "gpt-4o-mini"})
-			req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+			req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
 
 			resp, chatErr := m.Chat(context.Background(), req)
 			assert.Nil(t, resp)
-			var deltas []toolcall.StreamDelta
-			resp, streamErr := m.Stream(context.Background(), req, func(d toolcall.StreamDelta) bool {
+			var deltas []chat.Delta
+			resp, streamErr := m.Stream(context.Background(), req, func(d chat.Delta) bool {
 				deltas = append(deltas, d)
 				return true
 			})
@@ -204,7 +205,7 @@ func TestConnectionRefused(t *testing.T) {
 	t.Cleanup(tr.CloseIdleConnections)
 	m := openai.New(openai.Config{BaseURL: "http://" + addr + "/" + testKey + "/v1", APIKey: testKey, Model: "gpt-4o-mini",
 		HTTPClient: &http.Client{Transport: tr}})
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
 
 	_, chatErr := m.Chat(context.Background(), req)
 	_, streamErr := m.Stream(context.Background(), req, nil)
@@ -224,7 +225,7 @@ func TestContextAlreadyCancelled(t *testing.T) {
 	m := newModel(srv, openai.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
 	_, err := m.Chat(ctx, req)
 	checkProviderError(t, err, context.Canceled, 0, "tiny")
 	_, err = m.Stream(ctx, req, nil)
@@ -238,7 +239,7 @@ func TestDeadline(t *testing.T) {
 	m := newModel(srv, openai.Config{})
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	_, err := m.Chat(ctx, &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}})
+	_, err := m.Chat(ctx, &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}})
 	checkProviderError(t, err, context.DeadlineExceeded, 0, "tiny")
 }
 
@@ -249,8 +250,8 @@ func TestUnauthorizedWithoutKey(t *testing.T) {
 	m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", APIKey: "", Model: "gpt-4o-mini",
 		HTTPClient: &http.Client{Transport: cannedBody{status: 401, contentType: "application/json",
 			body: []byte(`{"error":{"message":"You didn't provide an API key.","type":"invalid_request_error"}}`)}}})
-	_, err := m.Chat(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}})
-	pe := checkProviderError(t, err, toolcall.ErrUnauthorized, 401, "gpt-4o-mini")
+	_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}})
+	pe := checkProviderError(t, err, chat.ErrUnauthorized, 401, "gpt-4o-mini")
 	assert.Equal(t, "You didn't provide an API key.; no API key is set (Config.APIKey or OPENAI_API_KEY)", pe.Message)
 }
 
@@ -283,13 +284,13 @@ func TestBodyReadFails(t *testing.T) {
 	body := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\ndata: {\"choi"
 	m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", APIKey: testKey, Model: "gpt-4o-mini",
 		HTTPClient: &http.Client{Transport: failingTransport{body: body}}})
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
 
 	_, err := m.Chat(context.Background(), req)
 	checkProviderError(t, err, syscall.ECONNRESET, 200, "gpt-4o-mini")
 
 	var deltas []string
-	_, err = m.Stream(context.Background(), req, func(d toolcall.StreamDelta) bool { deltas = append(deltas, d.Content); return true })
+	_, err = m.Stream(context.Background(), req, func(d chat.Delta) bool { deltas = append(deltas, d.Content); return true })
 	checkProviderError(t, err, syscall.ECONNRESET, 200, "gpt-4o-mini")
 	assert.Equal(t, []string{"Hel"}, deltas, "the partial event is dropped, not reported as malformed")
 }
@@ -311,22 +312,22 @@ func TestNotFound(t *testing.T) {
 		{
 			name: "JSON message", baseURL: "http://compat.invalid/v1",
 			body:    `{"error":{"message":"The model gpt-9 does not exist","type":"invalid_request_error","code":"model_not_found"}}`,
-			wantErr: toolcall.ErrModelNotFound,
+			wantErr: chat.ErrModelNotFound,
 			want:    `openai: HTTP 404: model "gpt-4o-mini": model not found: The model gpt-9 does not exist`,
 		},
 		{
 			name: "page, BaseURL ends in /v1", baseURL: "http://compat.invalid/v1", body: page,
-			wantErr: toolcall.ErrModelNotFound,
+			wantErr: chat.ErrModelNotFound,
 			want:    `openai: HTTP 404: model "gpt-4o-mini": model not found: no /chat/completions at http://compat.invalid/v1`,
 		},
 		{
 			name: "page, BaseURL without /v1", baseURL: "http://compat.invalid", body: page,
-			wantErr: toolcall.ErrModelNotFound,
+			wantErr: chat.ErrModelNotFound,
 			want:    `openai: HTTP 404: model "gpt-4o-mini": model not found: no /chat/completions at http://compat.invalid; BaseURL usually ends in /v1`,
 		},
 		{
 			name: "page, key in the path", baseURL: "http://compat.invalid/" + testKey, body: page,
-			wantErr: toolcall.ErrModelNotFound,
+			wantErr: chat.ErrModelNotFound,
 			want:    `openai: HTTP 404: model "gpt-4o-mini": model not found: no /chat/completions at http://compat.invalid/[redacted]; BaseURL usually ends in /v1`,
 		},
 		{
@@ -350,19 +351,19 @@ func TestNotFound(t *testing.T) {
 			t.Parallel()
 			m := openai.New(openai.Config{BaseURL: tc.baseURL, APIKey: testKey, Model: "gpt-4o-mini",
 				HTTPClient: &http.Client{Transport: cannedBody{status: 404, contentType: "text/plain; charset=utf-8", body: []byte(tc.body)}}})
-			req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}
+			req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
 			_, chatErr := m.Chat(context.Background(), req)
 			_, streamErr := m.Stream(context.Background(), req, nil)
 			for mode, err := range map[string]error{"Chat": chatErr, "Stream": streamErr} {
 				require.EqualError(t, err, tc.want, mode)
-				var pe *toolcall.ProviderError
+				var pe *chat.ProviderError
 				require.ErrorAs(t, err, &pe, mode)
 				assert.Equal(t, 404, pe.StatusCode, mode)
 				if tc.wantErr != nil {
 					assert.ErrorIs(t, err, tc.wantErr, mode)
 				} else {
 					assert.NoError(t, pe.Err, mode)
-					assert.NotErrorIs(t, err, toolcall.ErrModelNotFound, mode)
+					assert.NotErrorIs(t, err, chat.ErrModelNotFound, mode)
 				}
 				checkNoKey(t, err)
 			}

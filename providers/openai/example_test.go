@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
@@ -82,8 +84,8 @@ func ExampleModel_Stream() {
 	defer srv.Close()
 	model := openai.New(openai.Config{BaseURL: srv.URL + "/v1", Model: "qwen2.5", HTTPClient: srv.Client()})
 
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("What's the weather in Paris?")}}
-	resp, err := model.Stream(context.Background(), req, func(d toolcall.StreamDelta) bool {
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("What's the weather in Paris?")}}
+	resp, err := model.Stream(context.Background(), req, func(d chat.Delta) bool {
 		if d.ToolCall != nil {
 			fmt.Printf("call %d fragment: id=%q name=%q arguments=%q\n", d.ToolCall.Index, d.ToolCall.ID, d.ToolCall.Name, d.ToolCall.Arguments)
 		} else {

@@ -13,10 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/internal/httpline"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
@@ -30,18 +31,18 @@ func fuzzModel(status int, contentType string, body []byte) *openai.Model {
 	})
 }
 
-var fuzzRequest = &toolcall.Request{
-	Messages: []toolcall.Message{toolcall.UserMessage("hi")},
-	Tools:    []toolcall.Definition{shortWeatherTool, nowTool},
+var fuzzRequest = &chat.Request{
+	Messages: []chat.Message{chat.UserMessage("hi")},
+	Tools:    []chat.ToolDefinition{shortWeatherTool, nowTool},
 }
 
 // checkReply holds for every reply the adapter returns, whatever the
 // server sent: an error is a ProviderError without the key, and a reply's
 // tool calls have unique ids and arguments the library can hand to a tool.
-func checkReply(t *testing.T, resp *toolcall.ModelResponse, err error) {
+func checkReply(t *testing.T, resp *chat.Response, err error) {
 	t.Helper()
 	if err != nil {
-		var pe *toolcall.ProviderError
+		var pe *chat.ProviderError
 		if !errors.As(err, &pe) || pe.Provider != "openai" {
 			t.Fatalf("error is not an openai *toolcall.ProviderError: %T %v", err, err)
 		}
@@ -54,7 +55,7 @@ func checkReply(t *testing.T, resp *toolcall.ModelResponse, err error) {
 	if resp == nil {
 		t.Fatal("no reply and no error")
 	}
-	if resp.Message.Role != toolcall.RoleAssistant {
+	if resp.Message.Role != chat.RoleAssistant {
 		t.Fatalf("reply role %q", resp.Message.Role)
 	}
 	seen := map[string]bool{}
@@ -68,10 +69,10 @@ func checkReply(t *testing.T, resp *toolcall.ModelResponse, err error) {
 		}
 	}
 	switch {
-	case resp.FinishReason == toolcall.FinishLength || resp.FinishReason == toolcall.FinishFiltered:
-	case len(resp.Message.ToolCalls) > 0 && resp.FinishReason != toolcall.FinishToolCalls:
+	case resp.FinishReason == chat.FinishLength || resp.FinishReason == chat.FinishFiltered:
+	case len(resp.Message.ToolCalls) > 0 && resp.FinishReason != chat.FinishToolCalls:
 		t.Fatalf("reply with tool calls finished with %q", resp.FinishReason)
-	case len(resp.Message.ToolCalls) == 0 && resp.FinishReason == toolcall.FinishToolCalls:
+	case len(resp.Message.ToolCalls) == 0 && resp.FinishReason == chat.FinishToolCalls:
 		t.Fatal("reply without tool calls finished with tool_calls")
 	}
 }
@@ -81,9 +82,9 @@ func checkReply(t *testing.T, resp *toolcall.ModelResponse, err error) {
 // and a reply is what the deltas add up to.
 func FuzzStream(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var deltas []toolcall.StreamDelta
+		var deltas []chat.Delta
 		resp, err := fuzzModel(http.StatusOK, "text/event-stream", body).Stream(context.Background(), fuzzRequest,
-			func(d toolcall.StreamDelta) bool {
+			func(d chat.Delta) bool {
 				if d.ToolCall != nil {
 					c := *d.ToolCall // the adapter must not reuse what it yielded
 					d.ToolCall = &c
@@ -113,13 +114,13 @@ func FuzzResponse(f *testing.F) {
 			if err == nil || resp != nil {
 				t.Fatalf("status %d: reply %v, error %v", status, resp, err)
 			}
-			var pe *toolcall.ProviderError
+			var pe *chat.ProviderError
 			if !errors.As(err, &pe) || pe.StatusCode != status {
 				t.Fatalf("status %d: error %T %v", status, err, err)
 			}
 			// An empty 404 names no cause: the endpoint or the model may be missing.
 			emptyNotFound := status == http.StatusNotFound && len(bytes.TrimSpace(body)) == 0 && pe.Err == nil
-			if !emptyNotFound && !errors.Is(err, httpline.StatusError(status)) && !errors.Is(err, toolcall.ErrToolsNotSupported) {
+			if !emptyNotFound && !errors.Is(err, httpline.StatusError(status)) && !errors.Is(err, chat.ErrToolsNotSupported) {
 				t.Fatalf("status %d: error %T %v", status, err, err)
 			}
 			checkNoKey(t, err)
@@ -131,13 +132,13 @@ func FuzzResponse(f *testing.F) {
 // the loop does: the body must be JSON, with each call's arguments a
 // non-empty string, its id the reply's and its extra_content the reply's
 // ProviderData, and with the reply's reasoning.
-func checkReplayable(t *testing.T, resp *toolcall.ModelResponse) {
+func checkReplayable(t *testing.T, resp *chat.Response) {
 	t.Helper()
 	sent := &capture{}
 	ok := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)
 	m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", Model: "fuzz",
 		HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: "application/json", body: ok, sent: sent}}})
-	next := &toolcall.Request{Messages: append(append([]toolcall.Message(nil), fuzzRequest.Messages...), resp.Message)}
+	next := &chat.Request{Messages: append(append([]chat.Message(nil), fuzzRequest.Messages...), resp.Message)}
 	if _, err := m.Chat(context.Background(), next); err != nil {
 		t.Fatalf("replaying the reply: %v", err)
 	}
@@ -267,11 +268,11 @@ func TestDeepResponse(t *testing.T) {
 	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
 	body := []byte(`{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"now","arguments":{"x":` + deep + `}}}]}}]}`)
 	_, err := fuzzModel(http.StatusOK, "application/json", body).Chat(context.Background(), fuzzRequest)
-	pe := checkProviderError(t, err, toolcall.ErrBadResponse, http.StatusOK, "fuzz")
+	pe := checkProviderError(t, err, chat.ErrBadResponse, http.StatusOK, "fuzz")
 	assert.Contains(t, pe.Message, "exceeded max depth")
 
 	_, err = fuzzModel(http.StatusOK, "text/event-stream", append([]byte("data: "), append(body, '\n')...)).Stream(context.Background(), fuzzRequest, nil)
-	checkProviderError(t, err, toolcall.ErrBadResponse, http.StatusOK, "fuzz")
+	checkProviderError(t, err, chat.ErrBadResponse, http.StatusOK, "fuzz")
 }
 
 // TestLongLine: a stream line over the 16 MiB bound is an error, read
@@ -282,7 +283,7 @@ func TestLongLine(t *testing.T) {
 	data, err := io.ReadAll(body)
 	require.NoError(t, err)
 	_, err = fuzzModel(http.StatusOK, "text/event-stream", data).Stream(context.Background(), fuzzRequest, nil)
-	pe := checkProviderError(t, err, toolcall.ErrBadResponse, http.StatusOK, "fuzz")
+	pe := checkProviderError(t, err, chat.ErrBadResponse, http.StatusOK, "fuzz")
 	assert.Contains(t, pe.Message, "longer than 16 MiB")
 }
 

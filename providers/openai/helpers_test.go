@@ -14,11 +14,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
 
@@ -30,21 +31,21 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 const testKey = "sk-test-SECRET123"
 
 // weatherTool is the tool offered in the captured llama.cpp requests.
-var weatherTool = toolcall.Definition{
+var weatherTool = chat.ToolDefinition{
 	Name:        "get_weather",
 	Description: "Get the current weather for a city",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"},"unit":{"type":"string","enum":["celsius","fahrenheit"]},"options":{"type":"object","properties":{"days":{"type":"integer"},"detail":{"type":"object","properties":{"wind":{"type":"boolean"}},"required":["wind"]}},"required":["days","detail"]}},"required":["city","unit","options"]}`),
 }
 
 // shortWeatherTool is the tool offered in ollama-v1/d_tools_stream.
-var shortWeatherTool = toolcall.Definition{
+var shortWeatherTool = chat.ToolDefinition{
 	Name:        "get_weather",
 	Description: "Get weather",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
 }
 
 // nowTool takes no parameters.
-var nowTool = toolcall.Definition{Name: "now", Description: "Current time"}
+var nowTool = chat.ToolDefinition{Name: "now", Description: "Current time"}
 
 // A recording is one exchange from testdata/: NAME.meta.json (status and
 // content type) and NAME.response.json or NAME.response.sse.txt.
@@ -174,11 +175,11 @@ func checkCaptured(t *testing.T, name string, got []byte) {
 
 // checkProviderError checks the fields every adapter error must carry, and
 // that the API key appears nowhere in it.
-func checkProviderError(t *testing.T, err error, sentinel error, status int, model string) *toolcall.ProviderError {
+func checkProviderError(t *testing.T, err error, sentinel error, status int, model string) *chat.ProviderError {
 	t.Helper()
 	require.Error(t, err)
 	require.ErrorIs(t, err, sentinel)
-	var pe *toolcall.ProviderError
+	var pe *chat.ProviderError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "openai", pe.Provider)
 	assert.Equal(t, status, pe.StatusCode)
@@ -210,12 +211,12 @@ func slug(s string) string {
 
 func ptr[T any](v T) *T { return &v }
 
-func text(s string) toolcall.StreamDelta { return toolcall.StreamDelta{Content: s} }
+func text(s string) chat.Delta { return chat.Delta{Content: s} }
 
-func callDelta(i int, id, name, args string) toolcall.StreamDelta {
-	return toolcall.StreamDelta{ToolCall: &toolcall.ToolCallDelta{Index: i, ID: id, Name: name, Arguments: args}}
+func callDelta(i int, id, name, args string) chat.Delta {
+	return chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, ID: id, Name: name, Arguments: args}}
 }
 
-func call(id, name, args string) toolcall.ToolCall {
-	return toolcall.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
+func call(id, name, args string) chat.ToolCall {
+	return chat.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
 }

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/toolcall-go/toolcall"
 )
 
 func TestRetryAfter(t *testing.T) {
@@ -121,19 +121,19 @@ func TestAddFragment(t *testing.T) {
 	steps := []struct {
 		c    wireCall
 		pos  int
-		want toolcall.ToolCallDelta
+		want chat.ToolCallDelta
 		ok   bool
 	}{
 		// A call without id, then its id in a later fragment: adopted.
-		{c: wireCall{Index: idx(0), Function: wireFunction{Name: "a", Arguments: arguments(`{"x"`)}}, want: toolcall.ToolCallDelta{Index: 0, Name: "a", Arguments: `{"x"`}, ok: true},
-		{c: wireCall{Index: idx(0), ID: "id_a", Function: wireFunction{Arguments: arguments(`:1}`)}}, want: toolcall.ToolCallDelta{Index: 0, ID: "id_a", Arguments: `:1}`}, ok: true},
+		{c: wireCall{Index: idx(0), Function: wireFunction{Name: "a", Arguments: arguments(`{"x"`)}}, want: chat.ToolCallDelta{Index: 0, Name: "a", Arguments: `{"x"`}, ok: true},
+		{c: wireCall{Index: idx(0), ID: "id_a", Function: wireFunction{Arguments: arguments(`:1}`)}}, want: chat.ToolCallDelta{Index: 0, ID: "id_a", Arguments: `:1}`}, ok: true},
 		// The same id and name again, as some servers repeat them: no
 		// new call, and not yielded twice.
-		{c: wireCall{Index: idx(0), ID: "id_a", Function: wireFunction{Name: "a"}}, ok: false, want: toolcall.ToolCallDelta{Index: 0}},
+		{c: wireCall{Index: idx(0), ID: "id_a", Function: wireFunction{Name: "a"}}, ok: false, want: chat.ToolCallDelta{Index: 0}},
 		// A different id at the same index: a new call.
-		{c: wireCall{Index: idx(0), ID: "id_b", Function: wireFunction{Name: "b", Arguments: arguments(`{}`)}}, want: toolcall.ToolCallDelta{Index: 1, ID: "id_b", Name: "b", Arguments: `{}`}, ok: true},
+		{c: wireCall{Index: idx(0), ID: "id_b", Function: wireFunction{Name: "b", Arguments: arguments(`{}`)}}, want: chat.ToolCallDelta{Index: 1, ID: "id_b", Name: "b", Arguments: `{}`}, ok: true},
 		// No index: its position in the chunk.
-		{c: wireCall{Function: wireFunction{Name: "c"}}, pos: 3, want: toolcall.ToolCallDelta{Index: 2, Name: "c"}, ok: true},
+		{c: wireCall{Function: wireFunction{Name: "c"}}, pos: 3, want: chat.ToolCallDelta{Index: 2, Name: "c"}, ok: true},
 		// Nothing at a new index: no call.
 		{c: wireCall{Index: idx(7)}, ok: false},
 	}
@@ -144,9 +144,9 @@ func TestAddFragment(t *testing.T) {
 	}
 	got := a.response().Message.ToolCalls
 	require.Len(t, got, 3)
-	assert.Equal(t, toolcall.ToolCall{ID: "id_a", Name: "a", Arguments: json.RawMessage(`{"x":1}`)}, got[0])
-	assert.Equal(t, toolcall.ToolCall{ID: "id_b", Name: "b", Arguments: json.RawMessage(`{}`)}, got[1])
-	assert.Equal(t, toolcall.ToolCall{ID: "call_2", Name: "c", Arguments: json.RawMessage(`{}`)}, got[2])
+	assert.Equal(t, chat.ToolCall{ID: "id_a", Name: "a", Arguments: json.RawMessage(`{"x":1}`)}, got[0])
+	assert.Equal(t, chat.ToolCall{ID: "id_b", Name: "b", Arguments: json.RawMessage(`{}`)}, got[1])
+	assert.Equal(t, chat.ToolCall{ID: "call_2", Name: "c", Arguments: json.RawMessage(`{}`)}, got[2])
 }
 
 func TestFinishReason(t *testing.T) {
@@ -154,18 +154,18 @@ func TestFinishReason(t *testing.T) {
 	for _, tc := range []struct {
 		in    string
 		calls bool
-		want  toolcall.FinishReason
+		want  chat.FinishReason
 	}{
-		{"stop", false, toolcall.FinishStop},
-		{"", false, toolcall.FinishStop},
-		{"tool_calls", false, toolcall.FinishStop},
-		{"tool_calls", true, toolcall.FinishToolCalls},
-		{"stop", true, toolcall.FinishToolCalls},
-		{"function_call", true, toolcall.FinishToolCalls},
-		{"length", true, toolcall.FinishLength},
-		{"length", false, toolcall.FinishLength},
-		{"content_filter", false, toolcall.FinishFiltered},
-		{"eos_token", false, toolcall.FinishReason("eos_token")},
+		{"stop", false, chat.FinishStop},
+		{"", false, chat.FinishStop},
+		{"tool_calls", false, chat.FinishStop},
+		{"tool_calls", true, chat.FinishToolCalls},
+		{"stop", true, chat.FinishToolCalls},
+		{"function_call", true, chat.FinishToolCalls},
+		{"length", true, chat.FinishLength},
+		{"length", false, chat.FinishLength},
+		{"content_filter", false, chat.FinishFiltered},
+		{"eos_token", false, chat.FinishReason("eos_token")},
 	} {
 		assert.Equal(t, tc.want, finishReason(tc.in, tc.calls), "%q calls=%v", tc.in, tc.calls)
 	}

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -154,65 +156,65 @@ func TestLoopBadServer(t *testing.T) {
 			name:     "401 echoing the key",
 			chat:     &loopReply{status: 401, body: `{"error":{"message":"Incorrect API key provided: {{key}}. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`},
 			wantErr:  fmt.Sprintf(model, 401) + "unauthorized: Incorrect API key provided: [redacted]. You can find your API key at https://platform.openai.com/account/api-keys.",
-			sentinel: toolcall.ErrUnauthorized, status: 401,
+			sentinel: chat.ErrUnauthorized, status: 401,
 		},
 		{
 			name:     "404 model not found",
 			chat:     &loopReply{status: 404, body: "{\"error\":{\"message\":\"The model `gpt-4o-mini` does not exist or you do not have access to it.\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"model_not_found\"}}"},
 			wantErr:  fmt.Sprintf(model, 404) + "model not found: The model `gpt-4o-mini` does not exist or you do not have access to it.",
-			sentinel: toolcall.ErrModelNotFound, status: 404,
+			sentinel: chat.ErrModelNotFound, status: 404,
 		},
 		{
 			name: "429 with Retry-After",
 			chat: &loopReply{status: 429, header: map[string]string{"Retry-After": "20"},
 				body: `{"error":{"message":"Rate limit reached for gpt-4o-mini on requests per min (RPM): Limit 3, Used 3, Requested 1.","type":"requests","param":null,"code":"rate_limit_exceeded"}}`},
 			wantErr:  fmt.Sprintf(model, 429) + "rate limited: Rate limit reached for gpt-4o-mini on requests per min (RPM): Limit 3, Used 3, Requested 1. (retry after 20s)",
-			sentinel: toolcall.ErrRateLimited, status: 429, retryAfter: 20 * time.Second,
+			sentinel: chat.ErrRateLimited, status: 429, retryAfter: 20 * time.Second,
 		},
 		{
 			name:     "500",
 			chat:     &loopReply{status: 500, body: `{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}`},
 			wantErr:  fmt.Sprintf(model, 500) + "server error: The server had an error while processing your request. Sorry about that!",
-			sentinel: toolcall.ErrServer, status: 500,
+			sentinel: chat.ErrServer, status: 500,
 		},
 		{
 			// The page is not quoted, and with it the header it echoes.
 			name:     "503 HTML page echoing the header",
 			chat:     &loopReply{status: 503, contentType: "text/html", body: "<html><body><h1>503 Service Temporarily Unavailable</h1><pre>{{auth}}</pre></body></html>"},
 			wantErr:  fmt.Sprintf(model, 503) + "server error: Service Unavailable",
-			sentinel: toolcall.ErrServer, status: 503,
+			sentinel: chat.ErrServer, status: 503,
 		},
 		{
 			name:     "200 error object echoing the header",
 			chat:     &loopReply{body: `{"error":{"message":"upstream timed out for {{auth}}","type":"server_error"}}`},
 			wantErr:  fmt.Sprintf(model, 200) + "server error: upstream timed out for Bearer [redacted]",
-			sentinel: toolcall.ErrServer, status: 200,
+			sentinel: chat.ErrServer, status: 200,
 		},
 		{
 			name:      "malformed JSON body",
 			chat:      &loopReply{body: `{"id":"chatcmpl-r2","choices":[{"index":0,"message":{"role":"assistant","content":"The wea`},
 			wantErr:   fmt.Sprintf(model, 200) + "malformed response: response is not valid JSON: unexpected end of JSON input (at byte 90)",
 			streamErr: fmt.Sprintf(model, 200) + "malformed response: stream ended in the middle of an event",
-			sentinel:  toolcall.ErrBadResponse, status: 200,
+			sentinel:  chat.ErrBadResponse, status: 200,
 		},
 		{
 			name:      "empty 200 body",
 			chat:      &loopReply{},
 			wantErr:   fmt.Sprintf(model, 200) + "malformed response: response is not valid JSON: unexpected end of JSON input (at byte 0)",
 			streamErr: fmt.Sprintf(model, 200) + "malformed response: stream ended before the reply was complete (no finish_reason, no [DONE])",
-			sentinel:  toolcall.ErrBadResponse, status: 200,
+			sentinel:  chat.ErrBadResponse, status: 200,
 		},
 		{
 			name:     "stream without [DONE] or finish_reason",
 			stream:   &loopReply{contentType: "text/event-stream", body: textEvent},
 			wantErr:  fmt.Sprintf(model, 200) + "malformed response: stream ended before the reply was complete (no finish_reason, no [DONE])",
-			sentinel: toolcall.ErrBadResponse, status: 200,
+			sentinel: chat.ErrBadResponse, status: 200,
 		},
 		{
 			name:     "stream with a malformed event",
 			stream:   &loopReply{contentType: "text/event-stream", body: textEvent + "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\" is\"}]}\n\n" + "data: [DONE]\n\n"},
 			wantErr:  fmt.Sprintf(model, 200) + "malformed response: stream event is not valid JSON: invalid character ']' after object key:value pair (at byte 49)",
-			sentinel: toolcall.ErrBadResponse, status: 200,
+			sentinel: chat.ErrBadResponse, status: 200,
 		},
 		{
 			name:     "connection closed mid-body",

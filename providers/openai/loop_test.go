@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -22,32 +24,32 @@ func TestClientLoop(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		recordings []string
-		tool       toolcall.Definition
+		tool       chat.ToolDefinition
 		stream     bool
-		wantCalls  []toolcall.ToolCall
+		wantCalls  []chat.ToolCall
 	}{
 		{
 			name: "chat", recordings: []string{"llamacpp/c2_tools_auto", "llamacpp/e_loop_none"}, tool: weatherTool,
-			wantCalls: []toolcall.ToolCall{call("bV8QPhBwjnr8swJ3TeacS0uh9AwvlJsL", "get_weather",
+			wantCalls: []chat.ToolCall{call("bV8QPhBwjnr8swJ3TeacS0uh9AwvlJsL", "get_weather",
 				`{"city":"Paris","unit":"fahrenheit","options":{"days": -9,"detail":{"wind":false}}}`)},
 		},
 		{
 			name: "chat ollama v1", recordings: []string{"ollama-v1/c_tools_required", "llamacpp/e_loop_none"}, tool: shortWeatherTool,
-			wantCalls: []toolcall.ToolCall{call("call_pjrjwp0p", "get_weather", `{"city":"Paris"}`)},
+			wantCalls: []chat.ToolCall{call("call_pjrjwp0p", "get_weather", `{"city":"Paris"}`)},
 		},
 		{
 			name: "chat without ids", recordings: []string{"h_missing_ids", "llamacpp/e_loop_none"}, tool: shortWeatherTool,
-			wantCalls: []toolcall.ToolCall{call("call_0", "get_weather", `{"city":"Paris"}`), call("call_1", "get_weather", `{"city":"Lyon"}`)},
+			wantCalls: []chat.ToolCall{call("call_0", "get_weather", `{"city":"Paris"}`), call("call_1", "get_weather", `{"city":"Lyon"}`)},
 		},
 		{
 			// The second reply of a streamed loop must be a stream too.
 			name: "stream", recordings: []string{"llamacpp/d_tools_required_stream", "llamacpp/e4_loop_none_stream"}, tool: weatherTool, stream: true,
-			wantCalls: []toolcall.ToolCall{call("1eqy8GtjAgRUt087fhEQFDvi8Cc2gasn", "get_weather",
+			wantCalls: []chat.ToolCall{call("1eqy8GtjAgRUt087fhEQFDvi8Cc2gasn", "get_weather",
 				`{"city":"Paris","unit":"fahrenheit","options":{"days":5,"detail":{"wind":false}}}`)},
 		},
 		{
 			name: "stream ollama v1", recordings: []string{"ollama-v1/d_tools_stream", "llamacpp/e4_loop_none_stream"}, tool: shortWeatherTool, stream: true,
-			wantCalls: []toolcall.ToolCall{call("call_vueq4ugy", "get_weather", `{"city":"Paris"}`)},
+			wantCalls: []chat.ToolCall{call("call_vueq4ugy", "get_weather", `{"city":"Paris"}`)},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

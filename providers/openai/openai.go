@@ -10,7 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
 )
 
 // DefaultBaseURL is OpenAI's API, used when neither Config.BaseURL nor
@@ -43,7 +43,7 @@ type Config struct {
 }
 
 // A Model is a chat model behind an OpenAI-compatible Chat Completions API.
-// It implements [toolcall.ChatModel] and [toolcall.StreamingChatModel].
+// It implements [chat.Model] and [chat.StreamingModel].
 //
 // A Model is safe for concurrent use by multiple goroutines; it holds no
 // per-request state.
@@ -62,8 +62,8 @@ type Model struct {
 }
 
 var (
-	_ toolcall.ChatModel          = (*Model)(nil)
-	_ toolcall.StreamingChatModel = (*Model)(nil)
+	_ chat.Model          = (*Model)(nil)
+	_ chat.StreamingModel = (*Model)(nil)
 )
 
 // New returns a Model for cfg. It reads OPENAI_BASE_URL and OPENAI_API_KEY
@@ -118,7 +118,7 @@ func (m *Model) GoString() string { return m.String() }
 
 // Chat sends req and returns the reply. It does not modify req. Errors are
 // [*toolcall.ProviderError] values; see the package documentation.
-func (m *Model) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.ModelResponse, error) {
+func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 	body, model, err := m.encode(req, false)
 	if err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func (m *Model) Chat(ctx context.Context, req *toolcall.Request) (*toolcall.Mode
 func (m *Model) post(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
 	if err != nil {
-		return nil, &toolcall.ProviderError{Provider: providerName, Model: model, Err: toolcall.ErrBadRequest,
+		return nil, &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest,
 			Message: m.redact("invalid BaseURL: " + err.Error())}
 	}
 	hr.Header.Set("Content-Type", "application/json")

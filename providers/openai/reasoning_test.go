@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -37,28 +39,28 @@ func TestLoopSendsBackReasoningAndProviderData(t *testing.T) {
 		recordings    []string
 		stream        bool
 		wantReasoning string
-		wantCalls     []toolcall.ToolCall
+		wantCalls     []chat.ToolCall
 	}{
 		{
 			name: "deepseek reasoning", recordings: []string{"h_deepseek_reasoning", "llamacpp/e_loop_none"},
 			wantReasoning: deepseekReasoning,
-			wantCalls:     []toolcall.ToolCall{call("call_00_jXvT0fKq2bsQ9wLmE3hR", "get_weather", `{"city":"Paris"}`)},
+			wantCalls:     []chat.ToolCall{call("call_00_jXvT0fKq2bsQ9wLmE3hR", "get_weather", `{"city":"Paris"}`)},
 		},
 		{
 			name: "stream deepseek reasoning", recordings: []string{"h_stream_deepseek_reasoning", "llamacpp/e4_loop_none_stream"}, stream: true,
 			wantReasoning: deepseekReasoning,
-			wantCalls:     []toolcall.ToolCall{call("call_00_jXvT0fKq2bsQ9wLmE3hR", "get_weather", `{"city":"Paris"}`)},
+			wantCalls:     []chat.ToolCall{call("call_00_jXvT0fKq2bsQ9wLmE3hR", "get_weather", `{"city":"Paris"}`)},
 		},
 		{
 			name: "gemini thought signature", recordings: []string{"h_gemini_thought_signature", "llamacpp/e_loop_none"},
-			wantCalls: []toolcall.ToolCall{
+			wantCalls: []chat.ToolCall{
 				{ID: "call_0", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`), ProviderData: json.RawMessage(geminiSignature)},
 				call("call_1", "get_weather", `{"city":"Lyon"}`),
 			},
 		},
 		{
 			name: "stream gemini thought signature", recordings: []string{"h_stream_gemini_thought_signature", "llamacpp/e4_loop_none_stream"}, stream: true,
-			wantCalls: []toolcall.ToolCall{
+			wantCalls: []chat.ToolCall{
 				{ID: "call_0", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`), ProviderData: json.RawMessage(geminiSignature)},
 				call("call_1", "get_weather", `{"city":"Lyon"}`),
 			},
@@ -72,9 +74,9 @@ func TestLoopSendsBackReasoningAndProviderData(t *testing.T) {
 			})
 			require.NoError(t, err)
 			var mu sync.Mutex
-			var sent []*toolcall.Request
+			var sent []*chat.Request
 			client := toolcall.NewClient(newModel(srv, openai.Config{}), toolcall.WithHooks(toolcall.Hooks{
-				BeforeModel: func(ctx context.Context, req *toolcall.Request) context.Context {
+				BeforeModel: func(ctx context.Context, req *chat.Request) context.Context {
 					mu.Lock()
 					defer mu.Unlock()
 					sent = append(sent, req)
@@ -167,10 +169,10 @@ func TestProviderDataNotJSON(t *testing.T) {
 	sent := &capture{}
 	m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", APIKey: testKey, Model: "m",
 		HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: "application/json", body: []byte(`{}`), sent: sent}}})
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.AssistantMessage("",
-		toolcall.ToolCall{ID: "c1", Name: "now", ProviderData: json.RawMessage(`{"google":`)})}}
+	req := &chat.Request{Messages: []chat.Message{chat.AssistantMessage("",
+		chat.ToolCall{ID: "c1", Name: "now", ProviderData: json.RawMessage(`{"google":`)})}}
 	_, err := m.Chat(context.Background(), req)
-	pe := checkProviderError(t, err, toolcall.ErrBadRequest, 0, "m")
+	pe := checkProviderError(t, err, chat.ErrBadRequest, 0, "m")
 	assert.Equal(t, `message 0: tool call "c1": ProviderData is not valid JSON`, pe.Message)
 	assert.Equal(t, 0, sent.count())
 	assert.Contains(t, string(toolcalltest.WireJSON(req)), `{"error":`)

@@ -8,7 +8,8 @@ import (
 	"errors"
 	"io"
 
-	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall/internal/httpline"
 )
 
@@ -24,13 +25,13 @@ import (
 // object). The returned reply is
 // authoritative: it has the synthesised ids and the "{}" for empty
 // arguments that the deltas do not.
-func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(toolcall.StreamDelta) bool) (*toolcall.ModelResponse, error) {
+func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
 	body, model, err := m.encode(req, true)
 	if err != nil {
 		return nil, err
 	}
 	if yield == nil {
-		yield = func(toolcall.StreamDelta) bool { return true }
+		yield = func(chat.Delta) bool { return true }
 	}
 	resp, err := m.post(ctx, body, model, true)
 	if err != nil {
@@ -76,7 +77,7 @@ func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(to
 				return nil, m.inBandError(model, resp.StatusCode, chunk.Error)
 			}
 			if !a.addChunk(&chunk, yield) {
-				return nil, toolcall.ErrStreamStopped
+				return nil, chat.ErrStreamStopped
 			}
 		}
 		if readErr == io.EOF {
@@ -92,7 +93,7 @@ func (m *Model) Stream(ctx context.Context, req *toolcall.Request, yield func(to
 
 // addChunk adds a streamed chunk to the reply and yields what it brings. It
 // returns false as soon as yield does.
-func (a *assembler) addChunk(chunk *chatResponse, yield func(toolcall.StreamDelta) bool) bool {
+func (a *assembler) addChunk(chunk *chatResponse, yield func(chat.Delta) bool) bool {
 	if chunk.Model != "" {
 		a.model = chunk.Model
 	}
@@ -115,7 +116,7 @@ func (a *assembler) addChunk(chunk *chatResponse, yield func(toolcall.StreamDelt
 		// Reasoning has no delta of its own: it is in the returned reply.
 		a.reasoning.WriteString(string(r.ReasoningContent))
 		for j := range r.ToolCalls {
-			if d, ok := a.addFragment(j, &r.ToolCalls[j]); ok && !yield(toolcall.StreamDelta{ToolCall: &d}) {
+			if d, ok := a.addFragment(j, &r.ToolCalls[j]); ok && !yield(chat.Delta{ToolCall: &d}) {
 				return false
 			}
 		}
@@ -126,12 +127,12 @@ func (a *assembler) addChunk(chunk *chatResponse, yield func(toolcall.StreamDelt
 	return true
 }
 
-func (a *assembler) addText(t text, yield func(toolcall.StreamDelta) bool) bool {
+func (a *assembler) addText(t text, yield func(chat.Delta) bool) bool {
 	if t == "" {
 		return true
 	}
 	a.content.WriteString(string(t))
-	return yield(toolcall.StreamDelta{Content: string(t)})
+	return yield(chat.Delta{Content: string(t)})
 }
 
 // An sseField says what a line of a server-sent event stream carries.

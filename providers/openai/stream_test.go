@@ -12,91 +12,92 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
 
 func TestStream(t *testing.T) {
 	t.Parallel()
-	askParis := []toolcall.Message{toolcall.UserMessage("What is the weather in Paris?")}
+	askParis := []chat.Message{chat.UserMessage("What is the weather in Paris?")}
 	for _, tc := range []struct {
 		name      string
 		recording string
 		captured  bool
 		cfg       openai.Config
-		req       *toolcall.Request
+		req       *chat.Request
 		// deltas, when set, are the exact deltas expected; firstDelta
 		// checks only the first one, for long recordings.
-		deltas     []toolcall.StreamDelta
-		firstDelta *toolcall.StreamDelta
-		want       *toolcall.ModelResponse
+		deltas     []chat.Delta
+		firstDelta *chat.Delta
+		want       *chat.Response
 		wantErr    error
 		wantMsg    string
 	}{
 		{
 			name: "text", recording: "llamacpp/d2_plain_stream", captured: true,
-			req: &toolcall.Request{Messages: askParis, Options: toolcall.Options{MaxTokens: ptr(300)}},
-			deltas: []toolcall.StreamDelta{
+			req: &chat.Request{Messages: askParis, Options: chat.Options{MaxTokens: ptr(300)}},
+			deltas: []chat.Delta{
 				text("Hello"), text("!"), text(" How"), text(" can"), text(" I"), text(" help"), text(" you"), text("?"),
 			},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("Hello! How can I help you?"),
-				FinishReason: toolcall.FinishStop,
-				Usage:        toolcall.Usage{PromptTokens: 37, CompletionTokens: 9, TotalTokens: 46},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("Hello! How can I help you?"),
+				FinishReason: chat.FinishStop,
+				Usage:        chat.Usage{PromptTokens: 37, CompletionTokens: 9, TotalTokens: 46},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			// One fragment per token; id and name only in the first.
 			name: "tool call in fragments", recording: "llamacpp/d_tools_required_stream", captured: true,
-			req: &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{weatherTool},
-				ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}, Options: toolcall.Options{MaxTokens: ptr(300)}},
+			req: &chat.Request{Messages: askParis, Tools: []chat.ToolDefinition{weatherTool},
+				ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceRequired}, Options: chat.Options{MaxTokens: ptr(300)}},
 			firstDelta: ptr(callDelta(0, "1eqy8GtjAgRUt087fhEQFDvi8Cc2gasn", "get_weather", "{")),
-			want: &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("", call("1eqy8GtjAgRUt087fhEQFDvi8Cc2gasn", "get_weather",
+			want: &chat.Response{
+				Message: chat.AssistantMessage("", call("1eqy8GtjAgRUt087fhEQFDvi8Cc2gasn", "get_weather",
 					`{"city":"Paris","unit":"fahrenheit","options":{"days":5,"detail":{"wind":false}}}`)),
-				FinishReason: toolcall.FinishToolCalls,
+				FinishReason: chat.FinishToolCalls,
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "tool result then text", recording: "llamacpp/e4_loop_none_stream", captured: true,
-			req: &toolcall.Request{
+			req: &chat.Request{
 				Messages: append(askParis[:1:1],
-					toolcall.AssistantMessage("", call("call_abc123", "get_weather", `{"city":"Paris","unit":"celsius","options":{"days":1,"detail":{"wind":true}}}`)),
-					toolcall.ToolMessage(call("call_abc123", "get_weather", ""), `{"temperature":21,"condition":"sunny"}`)),
-				Tools:      []toolcall.Definition{weatherTool},
-				ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceNone},
-				Options:    toolcall.Options{MaxTokens: ptr(300)},
+					chat.AssistantMessage("", call("call_abc123", "get_weather", `{"city":"Paris","unit":"celsius","options":{"days":1,"detail":{"wind":true}}}`)),
+					chat.ToolMessage(call("call_abc123", "get_weather", ""), `{"temperature":21,"condition":"sunny"}`)),
+				Tools:      []chat.ToolDefinition{weatherTool},
+				ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceNone},
+				Options:    chat.Options{MaxTokens: ptr(300)},
 			},
-			deltas: []toolcall.StreamDelta{text("The"), text(" weather"), text(" is"), text(" warm"), text(".")},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("The weather is warm."),
-				FinishReason: toolcall.FinishStop,
-				Usage:        toolcall.Usage{PromptTokens: 358, CompletionTokens: 6, TotalTokens: 364},
+			deltas: []chat.Delta{text("The"), text(" weather"), text(" is"), text(" warm"), text(".")},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("The weather is warm."),
+				FinishReason: chat.FinishStop,
+				Usage:        chat.Usage{PromptTokens: 358, CompletionTokens: 6, TotalTokens: 364},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "ollama v1 tool call in one chunk", recording: "ollama-v1/d_tools_stream", captured: true,
 			cfg:    openai.Config{Model: "tiny-toolcaller"},
-			req:    &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{shortWeatherTool}},
-			deltas: []toolcall.StreamDelta{callDelta(0, "call_vueq4ugy", "get_weather", `{"city":"Paris"}`)},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("", call("call_vueq4ugy", "get_weather", `{"city":"Paris"}`)),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 156, CompletionTokens: 5, TotalTokens: 161},
+			req:    &chat.Request{Messages: askParis, Tools: []chat.ToolDefinition{shortWeatherTool}},
+			deltas: []chat.Delta{callDelta(0, "call_vueq4ugy", "get_weather", `{"city":"Paris"}`)},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("", call("call_vueq4ugy", "get_weather", `{"city":"Paris"}`)),
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 156, CompletionTokens: 5, TotalTokens: 161},
 				Model:        "tiny-toolcaller",
 			},
 		},
 		{
 			name: "interleaved calls", recording: "h_stream_interleaved",
-			req: &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{shortWeatherTool}},
-			deltas: []toolcall.StreamDelta{
+			req: &chat.Request{Messages: askParis, Tools: []chat.ToolDefinition{shortWeatherTool}},
+			deltas: []chat.Delta{
 				text("Checking both."),
 				callDelta(0, "call_paris", "get_weather", ""),
 				callDelta(1, "call_lyon", "get_weather", ""),
@@ -105,12 +106,12 @@ func TestStream(t *testing.T) {
 				callDelta(1, "", "", `"Lyon"}`),
 				callDelta(0, "", "", `"Paris"}`),
 			},
-			want: &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("Checking both.",
+			want: &chat.Response{
+				Message: chat.AssistantMessage("Checking both.",
 					call("call_paris", "get_weather", `{"city":"Paris"}`),
 					call("call_lyon", "get_weather", `{"city":"Lyon"}`)),
-				FinishReason: toolcall.FinishToolCalls,
-				Usage:        toolcall.Usage{PromptTokens: 120, CompletionTokens: 40, TotalTokens: 160},
+				FinishReason: chat.FinishToolCalls,
+				Usage:        chat.Usage{PromptTokens: 120, CompletionTokens: 40, TotalTokens: 160},
 				Model:        "gpt-4o-mini-2024-07-18",
 			},
 		},
@@ -118,65 +119,65 @@ func TestStream(t *testing.T) {
 			// No ids at all, "null" placeholders in continuations, and a
 			// no-parameter tool with "" arguments.
 			name: "missing ids", recording: "h_stream_missing_ids",
-			req: &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{nowTool, shortWeatherTool}},
-			deltas: []toolcall.StreamDelta{
+			req: &chat.Request{Messages: askParis, Tools: []chat.ToolDefinition{nowTool, shortWeatherTool}},
+			deltas: []chat.Delta{
 				callDelta(0, "", "now", ""),
 				callDelta(1, "", "get_weather", `{"city"`),
 				callDelta(1, "", "", `:"Paris"}`),
 			},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("", call("call_0", "now", `{}`), call("call_1", "get_weather", `{"city":"Paris"}`)),
-				FinishReason: toolcall.FinishToolCalls,
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("", call("call_0", "now", `{}`), call("call_1", "get_weather", `{"city":"Paris"}`)),
+				FinishReason: chat.FinishToolCalls,
 				Model:        "gpt-4o-mini-2024-07-18",
 			},
 		},
 		{
 			name: "parallel calls at one index", recording: "h_stream_same_index",
-			req: &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{shortWeatherTool}},
-			deltas: []toolcall.StreamDelta{
+			req: &chat.Request{Messages: askParis, Tools: []chat.ToolDefinition{shortWeatherTool}},
+			deltas: []chat.Delta{
 				callDelta(0, "call_a", "get_weather", `{"city":"Paris"}`),
 				callDelta(1, "call_b", "get_weather", `{"city":"Lyon"}`),
 			},
-			want: &toolcall.ModelResponse{
-				Message: toolcall.AssistantMessage("",
+			want: &chat.Response{
+				Message: chat.AssistantMessage("",
 					call("call_a", "get_weather", `{"city":"Paris"}`), call("call_b", "get_weather", `{"city":"Lyon"}`)),
-				FinishReason: toolcall.FinishToolCalls,
+				FinishReason: chat.FinishToolCalls,
 				Model:        "gpt-4o-mini-2024-07-18",
 			},
 		},
 		{
 			// Also: a comment line, and no [DONE] after the finish_reason.
 			name: "arguments as an object", recording: "h_stream_object_arguments",
-			req:    &toolcall.Request{Messages: askParis, Tools: []toolcall.Definition{shortWeatherTool}},
-			deltas: []toolcall.StreamDelta{callDelta(0, "call_obj", "get_weather", `{"city":"Paris"}`)},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("", call("call_obj", "get_weather", `{"city":"Paris"}`)),
-				FinishReason: toolcall.FinishToolCalls,
+			req:    &chat.Request{Messages: askParis, Tools: []chat.ToolDefinition{shortWeatherTool}},
+			deltas: []chat.Delta{callDelta(0, "call_obj", "get_weather", `{"city":"Paris"}`)},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("", call("call_obj", "get_weather", `{"city":"Paris"}`)),
+				FinishReason: chat.FinishToolCalls,
 				Model:        "gpt-4o-mini-2024-07-18",
 			},
 		},
 		{
 			name: "server answers with plain JSON", recording: "h_stream_plain_json",
-			req:    &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
-			deltas: []toolcall.StreamDelta{text("Hello! How can I help you?")},
-			want: &toolcall.ModelResponse{
-				Message:      toolcall.AssistantMessage("Hello! How can I help you?"),
-				FinishReason: toolcall.FinishStop,
-				Usage:        toolcall.Usage{PromptTokens: 19, CompletionTokens: 9, TotalTokens: 28},
+			req:    &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}},
+			deltas: []chat.Delta{text("Hello! How can I help you?")},
+			want: &chat.Response{
+				Message:      chat.AssistantMessage("Hello! How can I help you?"),
+				FinishReason: chat.FinishStop,
+				Usage:        chat.Usage{PromptTokens: 19, CompletionTokens: 9, TotalTokens: 28},
 				Model:        "compat-model",
 			},
 		},
 		{
 			name: "cut off mid-event", recording: "h_stream_truncated",
-			req:     &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
-			deltas:  []toolcall.StreamDelta{text("Hello"), text(" wor")},
-			wantErr: toolcall.ErrBadResponse, wantMsg: "stream ended in the middle of an event",
+			req:     &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}},
+			deltas:  []chat.Delta{text("Hello"), text(" wor")},
+			wantErr: chat.ErrBadResponse, wantMsg: "stream ended in the middle of an event",
 		},
 		{
 			name: "error event", recording: "h_stream_error_event",
-			req:     &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
-			deltas:  []toolcall.StreamDelta{text("Hello")},
-			wantErr: toolcall.ErrServer, wantMsg: "The server had an error while processing your request.",
+			req:     &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}},
+			deltas:  []chat.Delta{text("Hello")},
+			wantErr: chat.ErrServer, wantMsg: "The server had an error while processing your request.",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -184,8 +185,8 @@ func TestStream(t *testing.T) {
 			srv, got := replay(t, tc.recording)
 			m := newModel(srv, tc.cfg)
 
-			var deltas []toolcall.StreamDelta
-			resp, err := m.Stream(context.Background(), tc.req, func(d toolcall.StreamDelta) bool {
+			var deltas []chat.Delta
+			resp, err := m.Stream(context.Background(), tc.req, func(d chat.Delta) bool {
 				deltas = append(deltas, d)
 				return true
 			})
@@ -218,10 +219,10 @@ func TestStream(t *testing.T) {
 // appended; per call index: first id, first name, arguments appended) gets
 // the reply, up to what the reply normalises: synthesised ids and "{}" for
 // empty arguments.
-func checkDeltasMatchReply(t testing.TB, deltas []toolcall.StreamDelta, resp *toolcall.ModelResponse) {
+func checkDeltasMatchReply(t testing.TB, deltas []chat.Delta, resp *chat.Response) {
 	t.Helper()
 	var content strings.Builder
-	var calls []toolcall.ToolCallDelta
+	var calls []chat.ToolCallDelta
 	for _, d := range deltas {
 		content.WriteString(d.Content)
 		if d.ToolCall == nil {
@@ -232,7 +233,7 @@ func checkDeltasMatchReply(t testing.TB, deltas []toolcall.StreamDelta, resp *to
 			t.Fatalf("delta index %d skips ahead of the %d calls so far", c.Index, len(calls))
 		}
 		if c.Index == len(calls) {
-			calls = append(calls, toolcall.ToolCallDelta{Index: c.Index})
+			calls = append(calls, chat.ToolCallDelta{Index: c.Index})
 		}
 		p := &calls[c.Index]
 		if c.ID != "" {
@@ -342,11 +343,11 @@ func TestStreamEventByEvent(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		recording string
-		tools     []toolcall.Definition
+		tools     []chat.ToolDefinition
 	}{
 		{recording: "llamacpp/e4_loop_none_stream"},
-		{recording: "llamacpp/d_tools_required_stream", tools: []toolcall.Definition{weatherTool}},
-		{recording: "h_stream_interleaved", tools: []toolcall.Definition{shortWeatherTool}},
+		{recording: "llamacpp/d_tools_required_stream", tools: []chat.ToolDefinition{weatherTool}},
+		{recording: "h_stream_interleaved", tools: []chat.ToolDefinition{shortWeatherTool}},
 	} {
 		t.Run(tc.recording, func(t *testing.T) {
 			t.Parallel()
@@ -364,9 +365,9 @@ func TestStreamEventByEvent(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 
-			var deltas []toolcall.StreamDelta
-			resp, err := m.Stream(ctx, &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi")}, Tools: tc.tools},
-				func(d toolcall.StreamDelta) bool {
+			var deltas []chat.Delta
+			resp, err := m.Stream(ctx, &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}, Tools: tc.tools},
+				func(d chat.Delta) bool {
 					k := len(deltas)
 					deltas = append(deltas, d)
 					if assert.Less(t, k, len(deltaEvent), "more deltas than the recording carries") {
@@ -399,8 +400,8 @@ func TestStreamCancel(t *testing.T) {
 	defer cancel()
 
 	var cancelled time.Time
-	resp, err := m.Stream(ctx, &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi there")}},
-		func(d toolcall.StreamDelta) bool {
+	resp, err := m.Stream(ctx, &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}},
+		func(d chat.Delta) bool {
 			cancelled = time.Now()
 			cancel() // Stream is about to wait for an event that never comes
 			return true
@@ -438,7 +439,7 @@ func TestChatCancel(t *testing.T) {
 		cancel()
 	}()
 
-	resp, err := m.Chat(ctx, &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi")}})
+	resp, err := m.Chat(ctx, &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
 
 	assert.Nil(t, resp)
 	checkProviderError(t, err, context.Canceled, 0, "tiny")
@@ -461,11 +462,11 @@ func TestStreamStoppedByConsumer(t *testing.T) {
 			m := newModel(srv, openai.Config{})
 
 			calls := 0
-			resp, err := m.Stream(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi")}},
-				func(toolcall.StreamDelta) bool { calls++; return false })
+			resp, err := m.Stream(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}},
+				func(chat.Delta) bool { calls++; return false })
 
 			assert.Nil(t, resp)
-			require.ErrorIs(t, err, toolcall.ErrStreamStopped)
+			require.ErrorIs(t, err, chat.ErrStreamStopped)
 			assert.Equal(t, 1, calls, "no yield after false")
 			select {
 			case <-handlerDone:
@@ -481,7 +482,7 @@ func TestStreamNilYield(t *testing.T) {
 	t.Parallel()
 	srv, _ := replay(t, "llamacpp/d_tools_required_stream")
 	resp, err := newModel(srv, openai.Config{}).Stream(context.Background(),
-		&toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("Hi")}}, nil)
+		&chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}}, nil)
 	require.NoError(t, err)
 	require.Len(t, resp.Message.ToolCalls, 1)
 	assert.JSONEq(t, `{"city":"Paris","unit":"fahrenheit","options":{"days":5,"detail":{"wind":false}}}`, string(resp.Message.ToolCalls[0].Arguments))
@@ -495,7 +496,7 @@ func TestStreamLongEvent(t *testing.T) {
 	m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", Model: "tiny",
 		HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: "text/event-stream", body: []byte(body)}}})
 
-	resp, err := m.Stream(context.Background(), &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}}, nil)
+	resp, err := m.Stream(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}, nil)
 
 	require.NoError(t, err)
 	assert.Equal(t, long, resp.Message.Content)

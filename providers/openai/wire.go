@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	goopenai "github.com/sashabaranov/go-openai"
+	"github.com/toolcall-go/toolcall/chat"
 
-	"github.com/toolcall-go/toolcall"
+	goopenai "github.com/sashabaranov/go-openai"
 )
 
 // baseRequest is go-openai's request type without its methods: if go-openai
@@ -70,19 +70,19 @@ const emptyArguments = "{}"
 var reservedKeys = []string{"model", "messages", "stream", "stream_options", "tools", "tool_choice"}
 
 // encode builds the request body and returns it with the model name used.
-func (m *Model) encode(req *toolcall.Request, stream bool) ([]byte, string, error) {
+func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	if req == nil {
-		return nil, m.model, &toolcall.ProviderError{Provider: providerName, Model: m.model, Err: toolcall.ErrBadRequest, Message: "nil request"}
+		return nil, m.model, &chat.ProviderError{Provider: providerName, Model: m.model, Err: chat.ErrBadRequest, Message: "nil request"}
 	}
 	model := m.model
 	if req.Model != "" {
 		model = req.Model
 	}
 	if model == "" {
-		return nil, "", &toolcall.ProviderError{Provider: providerName, Err: toolcall.ErrBadRequest, Message: "no model: set Config.Model or Request.Model"}
+		return nil, "", &chat.ProviderError{Provider: providerName, Err: chat.ErrBadRequest, Message: "no model: set Config.Model or Request.Model"}
 	}
 	invalid := func(format string, args ...any) ([]byte, string, error) {
-		return nil, model, &toolcall.ProviderError{Provider: providerName, Model: model, Err: toolcall.ErrBadRequest, Message: m.redact(fmt.Sprintf(format, args...))}
+		return nil, model, &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest, Message: m.redact(fmt.Sprintf(format, args...))}
 	}
 
 	wr := chatRequest{baseRequest: baseRequest{Model: model, Stream: stream}}
@@ -91,13 +91,13 @@ func (m *Model) encode(req *toolcall.Request, stream bool) ([]byte, string, erro
 		msg := &req.Messages[i]
 		wm := &wr.Messages[i]
 		wm.Role = string(msg.Role)
-		if msg.Content != "" || len(msg.ToolCalls) == 0 || msg.Role != toolcall.RoleAssistant {
+		if msg.Content != "" || len(msg.ToolCalls) == 0 || msg.Role != chat.RoleAssistant {
 			wm.Content = &msg.Content
 		}
-		if msg.Role == toolcall.RoleTool {
+		if msg.Role == chat.RoleTool {
 			wm.ToolCallID = msg.ToolCallID
 		}
-		if msg.Role == toolcall.RoleAssistant {
+		if msg.Role == chat.RoleAssistant {
 			wm.ReasoningContent = msg.Reasoning
 		}
 		if len(msg.ToolCalls) > 0 {
@@ -379,7 +379,7 @@ func (a *assembler) addMessage(r *wireResponse) {
 // returns the delta to yield, with the id and the name only the first time
 // the call has them, and false when the fragment carries nothing to yield.
 // The first extra_content object a call's fragments bring is kept.
-func (a *assembler) addFragment(pos int, c *wireCall) (toolcall.ToolCallDelta, bool) {
+func (a *assembler) addFragment(pos int, c *wireCall) (chat.ToolCallDelta, bool) {
 	id := callID(c.ID)
 	k := pos
 	if c.Index != nil {
@@ -398,7 +398,7 @@ func (a *assembler) addFragment(pos int, c *wireCall) (toolcall.ToolCallDelta, b
 				}
 				a.early[k] = extra
 			}
-			return toolcall.ToolCallDelta{}, false
+			return chat.ToolCallDelta{}, false
 		}
 		if a.slots == nil {
 			a.slots = make(map[int]int)
@@ -408,7 +408,7 @@ func (a *assembler) addFragment(pos int, c *wireCall) (toolcall.ToolCallDelta, b
 		a.slots[k] = i
 	}
 	p := &a.calls[i]
-	d := toolcall.ToolCallDelta{Index: i, Arguments: string(c.Function.Arguments)}
+	d := chat.ToolCallDelta{Index: i, Arguments: string(c.Function.Arguments)}
 	if p.id == "" && id != "" {
 		p.id, d.ID = id, id
 	}
@@ -435,13 +435,13 @@ func callID(id string) string {
 // repeated id gets a "_<n>" suffix, so every call of the reply has its own
 // id and tool results can be matched to calls; a call's extra_content stays
 // with it, as its ProviderData. Empty or null arguments become "{}".
-func (a *assembler) response() *toolcall.ModelResponse {
-	r := &toolcall.ModelResponse{
-		Message: toolcall.Message{Role: toolcall.RoleAssistant, Content: a.content.String(), Reasoning: a.reasoning.String()},
+func (a *assembler) response() *chat.Response {
+	r := &chat.Response{
+		Message: chat.Message{Role: chat.RoleAssistant, Content: a.content.String(), Reasoning: a.reasoning.String()},
 		Model:   a.model,
 	}
 	if len(a.calls) > 0 {
-		r.Message.ToolCalls = make([]toolcall.ToolCall, len(a.calls))
+		r.Message.ToolCalls = make([]chat.ToolCall, len(a.calls))
 		for i, c := range a.calls {
 			id := c.id
 			if id == "" {
@@ -457,11 +457,11 @@ func (a *assembler) response() *toolcall.ModelResponse {
 			if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 				args = json.RawMessage(emptyArguments)
 			}
-			r.Message.ToolCalls[i] = toolcall.ToolCall{ID: id, Name: c.name, Arguments: args, ProviderData: c.extra}
+			r.Message.ToolCalls[i] = chat.ToolCall{ID: id, Name: c.name, Arguments: args, ProviderData: c.extra}
 		}
 	}
 	if u := a.usage; u != nil {
-		r.Usage = toolcall.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+		r.Usage = chat.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
 		if r.Usage.TotalTokens == 0 {
 			r.Usage.TotalTokens = u.PromptTokens + u.CompletionTokens
 		}
@@ -470,7 +470,7 @@ func (a *assembler) response() *toolcall.ModelResponse {
 	return r
 }
 
-func hasID(calls []toolcall.ToolCall, id string) bool {
+func hasID(calls []chat.ToolCall, id string) bool {
 	for _, c := range calls {
 		if c.ID == id {
 			return true
@@ -483,20 +483,20 @@ func hasID(calls []toolcall.ToolCall, id string) bool {
 // calls finishes with FinishToolCalls, whatever the server said (some say
 // "stop"), unless it was cut short ("length") or filtered: those calls may
 // be incomplete, and the Client must not run them.
-func finishReason(s string, calls bool) toolcall.FinishReason {
+func finishReason(s string, calls bool) chat.FinishReason {
 	switch s {
 	case "length":
-		return toolcall.FinishLength
+		return chat.FinishLength
 	case "content_filter":
-		return toolcall.FinishFiltered
+		return chat.FinishFiltered
 	}
 	if calls {
-		return toolcall.FinishToolCalls
+		return chat.FinishToolCalls
 	}
 	switch s {
 	case "", "stop", "tool_calls", "function_call":
 		// "tool_calls" without a call: there is nothing to run.
-		return toolcall.FinishStop
+		return chat.FinishStop
 	}
-	return toolcall.FinishReason(s)
+	return chat.FinishReason(s)
 }

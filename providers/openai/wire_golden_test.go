@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -28,87 +30,87 @@ const wireModel = "gpt-test"
 // -update rewrites them.
 func TestWireJSONMatchesProvider(t *testing.T) {
 	t.Parallel()
-	weather := []toolcall.Definition{shortWeatherTool}
-	askParis := toolcall.UserMessage("What is the weather in Paris?")
+	weather := []chat.ToolDefinition{shortWeatherTool}
+	askParis := chat.UserMessage("What is the weather in Paris?")
 	paris := call("call_1", "get_weather", `{"city":"Paris"}`)
 	for _, tc := range []struct {
 		name string
-		req  *toolcall.Request
+		req  *chat.Request
 	}{
-		{name: "system message", req: &toolcall.Request{Messages: []toolcall.Message{
-			toolcall.SystemMessage("You are terse. Use <b>bold</b> & \u2028 sparingly."), toolcall.UserMessage("Hi there, é!"),
+		{name: "system message", req: &chat.Request{Messages: []chat.Message{
+			chat.SystemMessage("You are terse. Use <b>bold</b> & \u2028 sparingly."), chat.UserMessage("Hi there, é!"),
 		}}},
-		{name: "empty arguments", req: &toolcall.Request{Tools: []toolcall.Definition{nowTool}, Messages: []toolcall.Message{
-			toolcall.UserMessage("What time is it?"),
-			toolcall.AssistantMessage("", call("call_1", "now", ""), call("call_2", "now", "  ")),
-			toolcall.ToolMessage(call("call_1", "now", ""), "noon"),
-			toolcall.ToolMessage(call("call_2", "now", ""), "noon"),
+		{name: "empty arguments", req: &chat.Request{Tools: []chat.ToolDefinition{nowTool}, Messages: []chat.Message{
+			chat.UserMessage("What time is it?"),
+			chat.AssistantMessage("", call("call_1", "now", ""), call("call_2", "now", "  ")),
+			chat.ToolMessage(call("call_1", "now", ""), "noon"),
+			chat.ToolMessage(call("call_2", "now", ""), "noon"),
 		}}},
-		{name: "null arguments", req: &toolcall.Request{Tools: []toolcall.Definition{nowTool}, Messages: []toolcall.Message{
-			toolcall.UserMessage("What time is it?"),
-			toolcall.AssistantMessage("", call("call_1", "now", "null")),
-			toolcall.ToolMessage(call("call_1", "now", ""), "noon"),
+		{name: "null arguments", req: &chat.Request{Tools: []chat.ToolDefinition{nowTool}, Messages: []chat.Message{
+			chat.UserMessage("What time is it?"),
+			chat.AssistantMessage("", call("call_1", "now", "null")),
+			chat.ToolMessage(call("call_1", "now", ""), "noon"),
 		}}},
-		{name: "object arguments", req: &toolcall.Request{Tools: []toolcall.Definition{weatherTool}, Messages: []toolcall.Message{
+		{name: "object arguments", req: &chat.Request{Tools: []chat.ToolDefinition{weatherTool}, Messages: []chat.Message{
 			askParis,
 			// The model's text is sent as it wrote it, spaces and all.
-			toolcall.AssistantMessage("", call("call_1", "get_weather", `{"city": "Paris", "unit":"celsius", "options":{"days":1,"detail":{"wind":true}}}`)),
-			toolcall.ToolMessage(call("call_1", "get_weather", ""), `{"temperature":21}`),
+			chat.AssistantMessage("", call("call_1", "get_weather", `{"city": "Paris", "unit":"celsius", "options":{"days":1,"detail":{"wind":true}}}`)),
+			chat.ToolMessage(call("call_1", "get_weather", ""), `{"temperature":21}`),
 		}}},
-		{name: "text with tool calls", req: &toolcall.Request{Tools: weather, Messages: []toolcall.Message{
-			toolcall.UserMessage("Weather in Paris and Lyon?"),
-			toolcall.AssistantMessage("Let me check both.", paris, call("call_2", "get_weather", `{"city":"Lyon"}`)),
-			toolcall.ToolMessage(paris, "sunny"),
-			toolcall.ToolMessage(call("call_2", "get_weather", ""), "rainy"),
+		{name: "text with tool calls", req: &chat.Request{Tools: weather, Messages: []chat.Message{
+			chat.UserMessage("Weather in Paris and Lyon?"),
+			chat.AssistantMessage("Let me check both.", paris, call("call_2", "get_weather", `{"city":"Lyon"}`)),
+			chat.ToolMessage(paris, "sunny"),
+			chat.ToolMessage(call("call_2", "get_weather", ""), "rainy"),
 		}}},
-		{name: "tool results with an error", req: &toolcall.Request{Tools: weather, Messages: []toolcall.Message{
+		{name: "tool results with an error", req: &chat.Request{Tools: weather, Messages: []chat.Message{
 			askParis,
-			toolcall.AssistantMessage("", paris, call("call_2", "get_weather", `{"town":"Paris"}`)),
+			chat.AssistantMessage("", paris, call("call_2", "get_weather", `{"town":"Paris"}`)),
 			// ToolName and IsError have no Chat Completions field; an
 			// empty result is still sent as content.
-			{Role: toolcall.RoleTool, ToolCallID: "call_1", ToolName: "get_weather", Content: ""},
-			{Role: toolcall.RoleTool, ToolCallID: "call_2", ToolName: "get_weather", IsError: true,
+			{Role: chat.RoleTool, ToolCallID: "call_1", ToolName: "get_weather", Content: ""},
+			{Role: chat.RoleTool, ToolCallID: "call_2", ToolName: "get_weather", IsError: true,
 				Content: `invalid arguments: missing property "city"`},
-			toolcall.AssistantMessage("It is sunny in Paris."),
+			chat.AssistantMessage("It is sunny in Paris."),
 		}}},
-		{name: "strict tools", req: &toolcall.Request{Messages: []toolcall.Message{askParis}, Tools: []toolcall.Definition{
+		{name: "strict tools", req: &chat.Request{Messages: []chat.Message{askParis}, Tools: []chat.ToolDefinition{
 			{Name: "get_weather", Description: "Weather for a city <b>now</b> & later", Strict: true,
 				InputSchema: json.RawMessage(`{"type": "object", "properties": {"city": {"type": "string", "pattern": "^[^<>&]+$"}}, "required": ["city"], "additionalProperties": false}`)},
 			{Name: "now", Strict: true},
 			{Name: "noop", InputSchema: json.RawMessage("null")},
 		}}},
-		{name: "tool choice required", req: &toolcall.Request{Messages: []toolcall.Message{askParis}, Tools: weather,
-			ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}, Options: toolcall.Options{ParallelToolCalls: ptr(false)}}},
-		{name: "tool choice named", req: &toolcall.Request{Messages: []toolcall.Message{askParis}, Tools: []toolcall.Definition{shortWeatherTool, nowTool},
-			ToolChoice: toolcall.ToolChoice{Name: "get_weather"}}},
-		{name: "tool choice none", req: &toolcall.Request{Messages: []toolcall.Message{askParis}, Tools: weather,
-			ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceNone}}},
-		{name: "tool choice without tools", req: &toolcall.Request{Messages: []toolcall.Message{askParis},
-			ToolChoice: toolcall.ToolChoice{Mode: toolcall.ToolChoiceRequired}, Options: toolcall.Options{ParallelToolCalls: ptr(true)}}},
-		{name: "options", req: &toolcall.Request{Messages: []toolcall.Message{askParis}, Tools: weather, Options: toolcall.Options{
+		{name: "tool choice required", req: &chat.Request{Messages: []chat.Message{askParis}, Tools: weather,
+			ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceRequired}, Options: chat.Options{ParallelToolCalls: ptr(false)}}},
+		{name: "tool choice named", req: &chat.Request{Messages: []chat.Message{askParis}, Tools: []chat.ToolDefinition{shortWeatherTool, nowTool},
+			ToolChoice: chat.ToolChoice{Name: "get_weather"}}},
+		{name: "tool choice none", req: &chat.Request{Messages: []chat.Message{askParis}, Tools: weather,
+			ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceNone}}},
+		{name: "tool choice without tools", req: &chat.Request{Messages: []chat.Message{askParis},
+			ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceRequired}, Options: chat.Options{ParallelToolCalls: ptr(true)}}},
+		{name: "options", req: &chat.Request{Messages: []chat.Message{askParis}, Tools: weather, Options: chat.Options{
 			Temperature: ptr(0.0), TopP: ptr(0.9), MaxTokens: ptr(300), Seed: ptr(7), Stop: []string{"END", "</done>"}, ParallelToolCalls: ptr(true),
 		}}},
-		{name: "options with extra", req: &toolcall.Request{Messages: []toolcall.Message{askParis}, Options: toolcall.Options{
+		{name: "options with extra", req: &chat.Request{Messages: []chat.Message{askParis}, Options: chat.Options{
 			Temperature: ptr(0.2), MaxTokens: ptr(0), Stop: []string{},
 			// Extra keys the body has, or that follow from the request,
 			// are not set; the others are added, the body's keys sorted.
 			Extra: map[string]any{"top_k": 40, "user": "<u&1>", "temperature": 1, "stream": true, "tools": []string{"x"},
 				"chat_template_kwargs": map[string]any{"enable_thinking": false}},
 		}}},
-		{name: "reasoning and provider data", req: &toolcall.Request{Tools: weather, Messages: []toolcall.Message{
+		{name: "reasoning and provider data", req: &chat.Request{Tools: weather, Messages: []chat.Message{
 			askParis,
-			{Role: toolcall.RoleAssistant, Reasoning: "The user wants <Paris>.\nCall the tool.",
+			{Role: chat.RoleAssistant, Reasoning: "The user wants <Paris>.\nCall the tool.",
 				ProviderData: json.RawMessage(`{"not":"sent"}`), // Message.ProviderData has no OpenAI field
-				ToolCalls: []toolcall.ToolCall{
+				ToolCalls: []chat.ToolCall{
 					{ID: "call_0", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`),
 						ProviderData: json.RawMessage(`{"google": {"thought_signature": "CiQB+/w=="}}`)},
 					// Not an object: not this provider's data.
 					{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Lyon"}`), ProviderData: json.RawMessage(`"sig"`)},
 				}},
-			toolcall.ToolMessage(call("call_0", "get_weather", ""), "sunny"),
-			toolcall.ToolMessage(call("call_1", "get_weather", ""), "rainy"),
+			chat.ToolMessage(call("call_0", "get_weather", ""), "sunny"),
+			chat.ToolMessage(call("call_1", "get_weather", ""), "rainy"),
 			// Reasoning is sent only with assistant messages.
-			{Role: toolcall.RoleUser, Content: "And tomorrow?", Reasoning: "ignored"},
+			{Role: chat.RoleUser, Content: "And tomorrow?", Reasoning: "ignored"},
 		}}},
 		{name: "tool context", req: toolContextRequest(t)},
 	} {
@@ -129,9 +131,9 @@ func TestWireJSONMatchesProvider(t *testing.T) {
 // toolContextRequest runs a prompt with a ToolContext through a Client and
 // returns the second request it sent, after the tool ran: the context
 // reaches the tool, never the request.
-func toolContextRequest(t *testing.T) *toolcall.Request {
+func toolContextRequest(t *testing.T) *chat.Request {
 	var seen string
-	account, err := toolcall.NewTool(toolcall.Definition{Name: "balance", Description: "The caller's balance"},
+	account, err := toolcall.NewTool(chat.ToolDefinition{Name: "balance", Description: "The caller's balance"},
 		func(ctx context.Context, _ json.RawMessage) (string, error) {
 			seen, _ = toolcall.ToolContextFrom(ctx).Value("userId").(string)
 			return "42.00 EUR", nil
@@ -160,7 +162,7 @@ func toolContextRequest(t *testing.T) *toolcall.Request {
 // sentBody sends req with a provider at its default settings (model
 // "tiny", used only when req has none) and returns the body the server
 // received.
-func sentBody(t *testing.T, req *toolcall.Request, stream bool) []byte {
+func sentBody(t *testing.T, req *chat.Request, stream bool) []byte {
 	t.Helper()
 	c := &capture{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -226,7 +228,7 @@ func checkWireGolden(t *testing.T, name string, got []byte) {
 // model name it cannot know, and max_completion_tokens on api.openai.com.
 func TestWireJSONDifferences(t *testing.T) {
 	t.Parallel()
-	req := &toolcall.Request{Messages: []toolcall.Message{toolcall.UserMessage("hi")}, Options: toolcall.Options{MaxTokens: ptr(64)}}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}, Options: chat.Options{MaxTokens: ptr(64)}}
 
 	// Without Request.Model, the provider sends its configured model.
 	wire := string(toolcalltest.WireJSON(req))

@@ -1,34 +1,43 @@
-package toolcall
+// Package chat is the contract between a tool-calling loop and a language
+// model: the conversation ([Message], [ToolCall]), what is sent
+// ([Request], with each tool's [ToolDefinition]) and what comes back
+// ([Response]), and the [Model] interface that provider packages such as
+// providers/openai and providers/ollama implement.
+//
+// Package toolcall runs the loop on these types; a program needs this
+// package to keep a conversation ([UserMessage], a [Response]'s history),
+// to write a provider, or to script a model in tests (package toolcalltest).
+package chat
 
 import (
 	"context"
 	"encoding/json"
 )
 
-// A ChatModel sends one request to a language model and returns its reply.
+// A Model sends one request to a language model and returns its reply.
 // Provider packages (providers/openai, providers/ollama) implement it; so does
 // the scripted model in package toolcalltest.
 //
 // Chat must be safe for concurrent use. It must not modify req. Errors are
 // returned for transport and server failures; a reply with tool calls is not
 // an error.
-type ChatModel interface {
-	Chat(ctx context.Context, req *Request) (*ModelResponse, error)
+type Model interface {
+	Chat(ctx context.Context, req *Request) (*Response, error)
 }
 
-// A StreamingChatModel can also stream its reply. Stream calls yield for each
+// A StreamingModel can also stream its reply. Stream calls yield for each
 // event in order and returns the complete reply, assembled from the events, as
 // Chat would have. If yield returns false, Stream stops reading, releases the
 // connection and returns [ErrStreamStopped].
-type StreamingChatModel interface {
-	ChatModel
-	Stream(ctx context.Context, req *Request, yield func(StreamDelta) bool) (*ModelResponse, error)
+type StreamingModel interface {
+	Model
+	Stream(ctx context.Context, req *Request, yield func(Delta) bool) (*Response, error)
 }
 
-// A StreamDelta is one piece of a streamed reply: some text, or a fragment of
+// A Delta is one piece of a streamed reply: some text, or a fragment of
 // a tool call. Fragments of one tool call share Index; ID and Name usually
 // come only with the first fragment, and Arguments arrive in pieces.
-type StreamDelta struct {
+type Delta struct {
 	Content  string
 	ToolCall *ToolCallDelta
 }
@@ -59,7 +68,7 @@ const (
 //
 // A provider may need parts of a reply back in later requests, such as the
 // reasoning of a thinking model during its tool calls; keep the assistant
-// message whole in the history (a [Client] does) and they are sent back.
+// message whole in the history (the toolcall loop does) and they are sent back.
 type Message struct {
 	Role       Role       `json:"role"`
 	Content    string     `json:"content,omitempty"`
@@ -125,9 +134,6 @@ type ToolChoice struct {
 // IsZero reports whether c leaves the choice to the provider.
 func (c ToolChoice) IsZero() bool { return c.Mode == "" && c.Name == "" }
 
-// forced reports whether c makes the model call a tool.
-func (c ToolChoice) forced() bool { return c.Name != "" || c.Mode == ToolChoiceRequired }
-
 // Options are the sampling settings of a request. Nil pointers mean the
 // provider's default. Extra holds provider-specific settings (for Ollama,
 // e.g. "num_ctx"); providers document which keys they read.
@@ -141,21 +147,21 @@ type Options struct {
 	Extra             map[string]any `json:"extra,omitempty"`
 }
 
-// A Request is what a [ChatModel] sends: the conversation, the tools offered
+// A Request is what a [Model] sends: the conversation, the tools offered
 // and the settings. Model, when set, overrides the provider's configured model.
 type Request struct {
-	Model      string       `json:"model,omitempty"`
-	Messages   []Message    `json:"messages"`
-	Tools      []Definition `json:"tools,omitempty"`
-	ToolChoice ToolChoice   `json:"tool_choice,omitzero"`
-	Options    Options      `json:"options,omitzero"`
+	Model      string           `json:"model,omitempty"`
+	Messages   []Message        `json:"messages"`
+	Tools      []ToolDefinition `json:"tools,omitempty"`
+	ToolChoice ToolChoice       `json:"tool_choice,omitzero"`
+	Options    Options          `json:"options,omitzero"`
 }
 
 // A FinishReason says why the model stopped.
 type FinishReason string
 
 // Finish reasons, normalised across providers. A reply finishing with
-// FinishLength or FinishFiltered was cut short; a [Client] does not run its
+// FinishLength or FinishFiltered was cut short; the toolcall loop does not run its
 // tool calls (see [ErrReplyCut]).
 const (
 	FinishStop      FinishReason = "stop"
@@ -180,9 +186,9 @@ func (u Usage) Add(v Usage) Usage {
 	}
 }
 
-// A ModelResponse is one reply of a model: an assistant message, possibly
+// A Response is one reply of a model: an assistant message, possibly
 // with tool calls.
-type ModelResponse struct {
+type Response struct {
 	Message      Message      `json:"message"`
 	FinishReason FinishReason `json:"finish_reason,omitempty"`
 	Usage        Usage        `json:"usage"`
@@ -191,4 +197,16 @@ type ModelResponse struct {
 }
 
 // HasToolCalls reports whether the reply asks for tool calls.
-func (r *ModelResponse) HasToolCalls() bool { return r != nil && len(r.Message.ToolCalls) > 0 }
+func (r *Response) HasToolCalls() bool { return r != nil && len(r.Message.ToolCalls) > 0 }
+
+// A ToolDefinition is what the model sees of a tool. InputSchema is a JSON Schema
+// of an object; it is shared and must not be modified.
+type ToolDefinition struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	// Strict asks providers that support it (OpenAI's structured outputs) to
+	// constrain the model's arguments to InputSchema. A strict InputSchema
+	// lists every property as required; see [WithStrict].
+	Strict bool `json:"strict,omitempty"`
+}

@@ -1,0 +1,65 @@
+package chat
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Errors that providers return, wrapped in a [*ProviderError].
+var (
+	ErrUnauthorized      = errors.New("chat: unauthorized")
+	ErrModelNotFound     = errors.New("chat: model not found")
+	ErrRateLimited       = errors.New("chat: rate limited")
+	ErrServer            = errors.New("chat: server error")
+	ErrBadRequest        = errors.New("chat: bad request")
+	ErrToolsNotSupported = errors.New("chat: model does not support tools")
+	ErrBadResponse       = errors.New("chat: malformed response")
+)
+
+// ErrStreamStopped: the consumer of a stream stopped reading.
+var ErrStreamStopped = errors.New("chat: stream stopped by consumer")
+
+// A ProviderError is an error a model server returned or a failure to reach
+// it. It wraps one of [ErrUnauthorized], [ErrModelNotFound],
+// [ErrRateLimited], [ErrServer], [ErrBadRequest], [ErrToolsNotSupported] or
+// [ErrBadResponse] when one applies, and the transport error otherwise.
+// It never contains the API key.
+type ProviderError struct {
+	Provider   string // "openai", "ollama"
+	StatusCode int    // HTTP status; 0 when no response was received
+	Message    string // the server's message, without the raw body
+	Model      string
+	// RetryAfter is the wait the server asked for (HTTP Retry-After), or 0.
+	RetryAfter time.Duration
+	Err        error
+}
+
+// Error reads "provider: HTTP status: model: cause: message (retry after d)",
+// leaving out the parts that are unknown.
+func (e *ProviderError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Provider)
+	if e.StatusCode != 0 {
+		fmt.Fprintf(&b, ": HTTP %d", e.StatusCode)
+	}
+	if e.Model != "" {
+		fmt.Fprintf(&b, ": model %q", e.Model)
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(strings.TrimPrefix(e.Err.Error(), "chat: "))
+	}
+	if e.Message != "" && (e.Err == nil || !strings.Contains(e.Err.Error(), e.Message)) {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	return b.String()
+}
+
+// Unwrap returns the sentinel or the transport error.
+func (e *ProviderError) Unwrap() error { return e.Err }
