@@ -52,7 +52,7 @@ var (
 // ToolsFrom returns the tools that objs declare with [Method] fields. An
 // object with no tool methods, or a tag naming a missing or unexported
 // method, is an error naming the type and method. A tool name used twice is
-// an error wrapping [ErrDuplicateTool] that names both methods, e.g.
+// an error wrapping [ErrInvalidTool] that names both methods, e.g.
 // "shop.Tools.A and shop.Tools.B".
 func ToolsFrom(objs ...any) ([]Tool, error) {
 	var tools []Tool
@@ -66,7 +66,7 @@ func ToolsFrom(objs ...any) ([]Tool, error) {
 			name := t.Definition().Name
 			if prev, dup := seen[name]; dup {
 				return nil, &DefinitionError{Method: name,
-					Err: fmt.Errorf("%w: %q is declared by %s and %s", ErrDuplicateTool, name, toolSource(prev), toolSource(t))}
+					Err: fmt.Errorf("%w: %q is declared by %s and %s", errDuplicateTool, name, toolSource(prev), toolSource(t))}
 			}
 			seen[name] = t
 			tools = append(tools, t)
@@ -77,7 +77,7 @@ func ToolsFrom(objs ...any) ([]Tool, error) {
 
 func toolsFrom(obj any) ([]Tool, error) {
 	if obj == nil {
-		return nil, &DefinitionError{Err: fmt.Errorf("%w: nil object", ErrNoTools)}
+		return nil, &DefinitionError{Err: fmt.Errorf("%w: nil object", errNoTools)}
 	}
 	v := reflect.ValueOf(obj)
 	st := v.Type()
@@ -86,7 +86,7 @@ func toolsFrom(obj any) ([]Tool, error) {
 	}
 	typeName := v.Type().String()
 	if st.Kind() != reflect.Struct {
-		return nil, &DefinitionError{Type: typeName, Err: fmt.Errorf("%w: %s is not a struct with toolcall.Method fields", ErrNoTools, typeName)}
+		return nil, &DefinitionError{Type: typeName, Err: fmt.Errorf("%w: %s is not a struct with toolcall.Method fields", errNoTools, typeName)}
 	}
 	var tools []Tool
 	for i := 0; i < st.NumField(); i++ {
@@ -110,7 +110,7 @@ func toolsFrom(obj any) ([]Tool, error) {
 	}
 	if len(tools) == 0 {
 		return nil, &DefinitionError{Type: typeName,
-			Err: fmt.Errorf("%w: no field _ toolcall.Method `tool:\"MethodName\" description:\"...\"` opts a method in", ErrNoTools)}
+			Err: fmt.Errorf("%w: no field _ toolcall.Method `tool:\"MethodName\" description:\"...\"` opts a method in", errNoTools)}
 	}
 	return tools, nil
 }
@@ -170,7 +170,7 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 	ft := m.Type()
 	shape, err := signature.Classify(ft, toolContextType, len(params))
 	if err != nil {
-		return nil, fail("", fmt.Errorf("%w: %v", ErrUnsupportedSignature, err))
+		return nil, fail("", fmt.Errorf("%w: %v", errUnsupportedSignature, err))
 	}
 	ft0 := &reflectTool{fn: m, shape: shape, source: typeName + "." + spec.Method}
 	var argType reflect.Type
@@ -255,7 +255,7 @@ func WithParams(entries ...string) ToolOption {
 type reflectTool struct {
 	def     chat.ToolDefinition
 	meta    Metadata
-	conv    ResultConverter
+	conv    func(any) (string, error)
 	fn      reflect.Value
 	shape   signature.Shape
 	argType reflect.Type
@@ -290,16 +290,13 @@ func (t *reflectTool) invoke(ctx context.Context, args reflect.Value) (string, e
 	case err != nil:
 		return "", err
 	case !ok:
-		return NoResultText, nil
+		return noResultText, nil
 	}
-	return convert(ctx, t.conv, result)
+	return convert(t.conv, result)
 }
 
-// convert applies the tool's converter, else the client's, else the default.
-func convert(ctx context.Context, conv ResultConverter, v any) (string, error) {
-	if conv == nil {
-		conv, _ = ctx.Value(converterKey).(ResultConverter)
-	}
+// convert applies the tool's converter, else the default.
+func convert(conv func(any) (string, error), v any) (string, error) {
 	if conv == nil {
 		return ConvertResult(v)
 	}
@@ -313,7 +310,7 @@ func convert(ctx context.Context, conv ResultConverter, v any) (string, error) {
 //
 // The other shapes of function tool map onto this one: a tool without
 // parameters takes struct{}; a tool without result returns struct{} (the
-// model then gets [NoResultText]); a tool that needs the caller's data reads
+// model then gets "Success"); a tool that needs the caller's data reads
 // [ToolContextFrom](ctx).
 func NewFunc[In, Out any](name, description string, fn func(context.Context, In) (Out, error), opts ...ToolOption) (Tool, error) {
 	if fn == nil {
@@ -359,7 +356,7 @@ func MustFunc[In, Out any](name, description string, fn func(context.Context, In
 type funcTool[In, Out any] struct {
 	def      chat.ToolDefinition
 	meta     Metadata
-	conv     ResultConverter
+	conv     func(any) (string, error)
 	fn       func(context.Context, In) (Out, error)
 	cfg      toolConfig
 	in       *check.Input
@@ -393,7 +390,7 @@ func (t *funcTool[In, Out]) invoke(ctx context.Context, in In) (string, error) {
 		return "", err
 	}
 	if t.noResult {
-		return NoResultText, nil
+		return noResultText, nil
 	}
-	return convert(ctx, t.conv, out)
+	return convert(t.conv, out)
 }

@@ -209,38 +209,38 @@ func TestRegistrationErrors(t *testing.T) {
 		msg     string // names the type and method (or tool), the parameter path and the rule
 		path    string
 	}{
-		{"no tagged method", from(noTags{}), toolcall.ErrNoTools, "toolcall: toolcall_test.noTags: no tools: no field _ toolcall.Method `tool:\"MethodName\" description:\"...\"` opts a method in", ""},
-		{"not a struct", from(42), toolcall.ErrNoTools, `toolcall: int: no tools: int is not a struct with toolcall.Method fields`, ""},
-		{"nil object", from(nil), toolcall.ErrNoTools, `toolcall: no tools: nil object`, ""},
+		{"no tagged method", from(noTags{}), toolcall.ErrInvalidTool, "toolcall: toolcall_test.noTags: no tools: no field _ toolcall.Method `tool:\"MethodName\" description:\"...\"` opts a method in", ""},
+		{"not a struct", from(42), toolcall.ErrInvalidTool, `toolcall: int: no tools: int is not a struct with toolcall.Method fields`, ""},
+		{"nil object", from(nil), toolcall.ErrInvalidTool, `toolcall: no tools: nil object`, ""},
 		{"tag names a missing method", from(missingMethod{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.missingMethod.Absent: invalid tool: toolcall_test.missingMethod has no method Absent`, ""},
 		{"unexported method", from(unexportedMethod{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.unexportedMethod.hidden: invalid tool: method "hidden" is unexported; only exported methods can be tools`, ""},
-		{"duplicate tool names in one type", from(dupNames{}), toolcall.ErrDuplicateTool, `toolcall: tool "same": duplicate tool name: "same" is declared by toolcall_test.dupNames.A and toolcall_test.dupNames.B`, ""},
-		{"duplicate tool names across objects", from(Calculator{}, Calculator{}), toolcall.ErrDuplicateTool, `toolcall: tool "Sum": duplicate tool name: "Sum" is declared by toolcall_test.Calculator.Sum and toolcall_test.Calculator.Sum`, ""},
-		{"invalid name", from(badName{}), toolcall.ErrInvalidName, `toolcall: toolcall_test.badName.A: invalid tool name: "get weather" has ' ' at byte 3; names must match ^[a-zA-Z0-9_-]{1,64}$`, ""},
-		{"invalid func name", func() error { _, err := toolcall.NewFunc("", "d", currentWeather); return err }, toolcall.ErrInvalidName, `toolcall: invalid tool name: tool name is empty`, ""},
-		{"name too long", func() error { _, err := toolcall.NewFunc(strings.Repeat("a", 65), "d", currentWeather); return err }, toolcall.ErrInvalidName, `toolcall: tool "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": invalid tool name: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" is 65 bytes long, the limit is 64`, ""},
-		{"chan parameter", methodTool(badSignatures{}, "Chan"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Chan: parameter C: unsupported parameter type: chan int (kind chan has no JSON form)`, "C"},
-		{"chan nested two levels", methodTool(badSignatures{}, "Deep"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Deep: parameter Options.Inner.Callback: unsupported parameter type: chan string (kind chan has no JSON form)`, "Options.Inner.Callback"},
-		{"func parameter of a method", methodTool(badSignatures{}, "Func"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Func: parameter F: unsupported parameter type: func() (kind func has no JSON form)`, "F"},
-		{"complex parameter of a method", methodTool(badSignatures{}, "Complex"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Complex: parameter C: unsupported parameter type: complex128 (kind complex128 has no JSON form)`, "C"},
-		{"unsafe.Pointer parameter of a method", methodTool(badSignatures{}, "Pointer"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Pointer: parameter P: unsupported parameter type: unsafe.Pointer (kind unsafe.Pointer has no JSON form)`, "P"},
-		{"non-empty interface parameter of a method", methodTool(badSignatures{}, "Iface"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.Iface: parameter R: unsupported parameter type: non-empty interface interface { Read([]uint8) (int, error) } (only any is free-form)`, "R"},
-		{"map with non-string keys in a method", methodTool(badSignatures{}, "MapKey"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.MapKey: parameter M: unsupported parameter type: map key type float64 (keys must be strings, integers or encoding.TextUnmarshalers)`, "M"},
-		{"func nested two levels", methodTool(badSignatures{}, "DeepFunc"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.DeepFunc: parameter Options.Inner.F: unsupported parameter type: func() (kind func has no JSON form)`, "Options.Inner.F"},
-		{"complex nested two levels", methodTool(badSignatures{}, "DeepComplex"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.DeepComplex: parameter Options.Inner.C: unsupported parameter type: complex64 (kind complex64 has no JSON form)`, "Options.Inner.C"},
-		{"unsafe.Pointer nested two levels", methodTool(badSignatures{}, "DeepPointer"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.DeepPointer: parameter Options.Inner.P: unsupported parameter type: unsafe.Pointer (kind unsafe.Pointer has no JSON form)`, "Options.Inner.P"},
-		{"non-empty interface nested two levels", methodTool(badSignatures{}, "DeepIface"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.DeepIface: parameter Options.Inner.S: unsupported parameter type: non-empty interface interface { String() string } (only any is free-form)`, "Options.Inner.S"},
-		{"map key nested two levels", methodTool(badSignatures{}, "DeepMapKey"), toolcall.ErrUnsupportedType, `toolcall: toolcall_test.badSignatures.DeepMapKey: parameter Options.Inner.M: unsupported parameter type: map key type bool (keys must be strings, integers or encoding.TextUnmarshalers)`, "Options.Inner.M"},
-		{"func parameter", funcTool[funcArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter F: unsupported parameter type: func() (kind func has no JSON form)`, "F"},
-		{"complex parameter", funcTool[complexArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter C: unsupported parameter type: complex128 (kind complex128 has no JSON form)`, "C"},
-		{"unsafe.Pointer parameter", funcTool[pointerArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter P: unsupported parameter type: unsafe.Pointer (kind unsafe.Pointer has no JSON form)`, "P"},
-		{"non-empty interface parameter", funcTool[ifaceArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter R: unsupported parameter type: non-empty interface interface { Read([]uint8) (int, error) } (only any is free-form)`, "R"},
-		{"map with non-string keys", funcTool[mapKeyArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter M: unsupported parameter type: map key type float64 (keys must be strings, integers or encoding.TextUnmarshalers)`, "M"},
-		{"recursive slice type", funcTool[recursiveList](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Expr[]: unsupported parameter type: recursive type toolcall_test.selfList (a type can contain itself only through a struct)`, "Expr[]"},
-		{"recursive map type nested", funcTool[recursiveMap](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Env.Vars{}: unsupported parameter type: recursive type toolcall_test.selfMap (a type can contain itself only through a struct)`, "Env.Vars{}"},
-		{"uintptr parameter", funcTool[uintptrArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Addr: unsupported parameter type: uintptr (a memory address has no meaning to a model; use uint64)`, "Addr"},
-		{"field named - by its json tag", funcTool[dashArgs](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Dash: unsupported parameter type: JSON name "-" (tag json:"-,") cannot be expressed in the schema; choose another name`, "Dash"},
-		{"unexported field with a jsonschema tag", funcTool[unexportedTagged](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter days: unsupported parameter type: unexported field with a jsonschema tag (encoding/json ignores unexported fields; export it)`, "days"},
+		{"duplicate tool names in one type", from(dupNames{}), toolcall.ErrInvalidTool, `toolcall: tool "same": duplicate tool name: "same" is declared by toolcall_test.dupNames.A and toolcall_test.dupNames.B`, ""},
+		{"duplicate tool names across objects", from(Calculator{}, Calculator{}), toolcall.ErrInvalidTool, `toolcall: tool "Sum": duplicate tool name: "Sum" is declared by toolcall_test.Calculator.Sum and toolcall_test.Calculator.Sum`, ""},
+		{"invalid name", from(badName{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badName.A: invalid tool name: "get weather" has ' ' at byte 3; names must match ^[a-zA-Z0-9_-]{1,64}$`, ""},
+		{"invalid func name", func() error { _, err := toolcall.NewFunc("", "d", currentWeather); return err }, toolcall.ErrInvalidTool, `toolcall: invalid tool name: tool name is empty`, ""},
+		{"name too long", func() error { _, err := toolcall.NewFunc(strings.Repeat("a", 65), "d", currentWeather); return err }, toolcall.ErrInvalidTool, `toolcall: tool "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": invalid tool name: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" is 65 bytes long, the limit is 64`, ""},
+		{"chan parameter", methodTool(badSignatures{}, "Chan"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.Chan: parameter C: unsupported parameter type: chan int (kind chan has no JSON form)`, "C"},
+		{"chan nested two levels", methodTool(badSignatures{}, "Deep"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.Deep: parameter Options.Inner.Callback: unsupported parameter type: chan string (kind chan has no JSON form)`, "Options.Inner.Callback"},
+		{"func parameter of a method", methodTool(badSignatures{}, "Func"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.Func: parameter F: unsupported parameter type: func() (kind func has no JSON form)`, "F"},
+		{"complex parameter of a method", methodTool(badSignatures{}, "Complex"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.Complex: parameter C: unsupported parameter type: complex128 (kind complex128 has no JSON form)`, "C"},
+		{"unsafe.Pointer parameter of a method", methodTool(badSignatures{}, "Pointer"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.Pointer: parameter P: unsupported parameter type: unsafe.Pointer (kind unsafe.Pointer has no JSON form)`, "P"},
+		{"non-empty interface parameter of a method", methodTool(badSignatures{}, "Iface"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.Iface: parameter R: unsupported parameter type: non-empty interface interface { Read([]uint8) (int, error) } (only any is free-form)`, "R"},
+		{"map with non-string keys in a method", methodTool(badSignatures{}, "MapKey"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.MapKey: parameter M: unsupported parameter type: map key type float64 (keys must be strings, integers or encoding.TextUnmarshalers)`, "M"},
+		{"func nested two levels", methodTool(badSignatures{}, "DeepFunc"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.DeepFunc: parameter Options.Inner.F: unsupported parameter type: func() (kind func has no JSON form)`, "Options.Inner.F"},
+		{"complex nested two levels", methodTool(badSignatures{}, "DeepComplex"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.DeepComplex: parameter Options.Inner.C: unsupported parameter type: complex64 (kind complex64 has no JSON form)`, "Options.Inner.C"},
+		{"unsafe.Pointer nested two levels", methodTool(badSignatures{}, "DeepPointer"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.DeepPointer: parameter Options.Inner.P: unsupported parameter type: unsafe.Pointer (kind unsafe.Pointer has no JSON form)`, "Options.Inner.P"},
+		{"non-empty interface nested two levels", methodTool(badSignatures{}, "DeepIface"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.DeepIface: parameter Options.Inner.S: unsupported parameter type: non-empty interface interface { String() string } (only any is free-form)`, "Options.Inner.S"},
+		{"map key nested two levels", methodTool(badSignatures{}, "DeepMapKey"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.DeepMapKey: parameter Options.Inner.M: unsupported parameter type: map key type bool (keys must be strings, integers or encoding.TextUnmarshalers)`, "Options.Inner.M"},
+		{"func parameter", funcTool[funcArgs](), toolcall.ErrInvalidTool, `toolcall: tool "f": parameter F: unsupported parameter type: func() (kind func has no JSON form)`, "F"},
+		{"complex parameter", funcTool[complexArgs](), toolcall.ErrInvalidTool, `toolcall: tool "f": parameter C: unsupported parameter type: complex128 (kind complex128 has no JSON form)`, "C"},
+		{"unsafe.Pointer parameter", funcTool[pointerArgs](), toolcall.ErrInvalidTool, `toolcall: tool "f": parameter P: unsupported parameter type: unsafe.Pointer (kind unsafe.Pointer has no JSON form)`, "P"},
+		{"non-empty interface parameter", funcTool[ifaceArgs](), toolcall.ErrInvalidTool, `toolcall: tool "f": parameter R: unsupported parameter type: non-empty interface interface { Read([]uint8) (int, error) } (only any is free-form)`, "R"},
+		{"map with non-string keys", funcTool[mapKeyArgs](), toolcall.ErrInvalidTool, `toolcall: tool "f": parameter M: unsupported parameter type: map key type float64 (keys must be strings, integers or encoding.TextUnmarshalers)`, "M"},
+		{"recursive slice type", funcTool[recursiveList](), toolcall.ErrInvalidTool, `toolcall: tool "f": parameter Expr[]: unsupported parameter type: recursive type toolcall_test.selfList (a type can contain itself only through a struct)`, "Expr[]"},
+		{"recursive map type nested", funcTool[recursiveMap](), toolcall.ErrInvalidTool, `toolcall: tool "f": parameter Env.Vars{}: unsupported parameter type: recursive type toolcall_test.selfMap (a type can contain itself only through a struct)`, "Env.Vars{}"},
+		{"uintptr parameter", funcTool[uintptrArgs](), toolcall.ErrInvalidTool, `toolcall: tool "f": parameter Addr: unsupported parameter type: uintptr (a memory address has no meaning to a model; use uint64)`, "Addr"},
+		{"field named - by its json tag", funcTool[dashArgs](), toolcall.ErrInvalidTool, `toolcall: tool "f": parameter Dash: unsupported parameter type: JSON name "-" (tag json:"-,") cannot be expressed in the schema; choose another name`, "Dash"},
+		{"unexported field with a jsonschema tag", funcTool[unexportedTagged](), toolcall.ErrInvalidTool, `toolcall: tool "f": parameter days: unsupported parameter type: unexported field with a jsonschema tag (encoding/json ignores unexported fields; export it)`, "days"},
 		{"unexported field with a json tag", func() error {
 			// Built at run time: go vet rejects such a field in source.
 			t := reflect.StructOf([]reflect.StructField{
@@ -249,10 +249,10 @@ func TestRegistrationErrors(t *testing.T) {
 			})
 			_, err := toolcall.SchemaFor(reflect.New(t).Elem().Interface())
 			return err
-		}, toolcall.ErrUnsupportedType, `toolcall: parameter days: unsupported parameter type: unexported field with a json tag (encoding/json ignores unexported fields; export it)`, "days"},
-		{"only unexported fields", funcTool[onlyUnexported](), toolcall.ErrUnsupportedType, `toolcall: tool "f": unsupported parameter type: toolcall_test.onlyUnexported has only unexported fields, which encoding/json ignores: the model could pass nothing; export them`, ""},
-		{"only unexported fields nested", funcTool[nestedHidden](), toolcall.ErrUnsupportedType, `toolcall: tool "f": parameter Where: unsupported parameter type: toolcall_test.onlyUnexported has only unexported fields, which encoding/json ignores: the model could pass nothing; export them`, "Where"},
-		{"arguments of a type with its own JSON form", funcTool[time.Time](), toolcall.ErrUnsupportedType, `toolcall: tool "f": unsupported parameter type: arguments must be a JSON object, and time.Time reads its own JSON form; make it a field of an arguments struct`, ""},
+		}, toolcall.ErrInvalidTool, `toolcall: parameter days: unsupported parameter type: unexported field with a json tag (encoding/json ignores unexported fields; export it)`, "days"},
+		{"only unexported fields", funcTool[onlyUnexported](), toolcall.ErrInvalidTool, `toolcall: tool "f": unsupported parameter type: toolcall_test.onlyUnexported has only unexported fields, which encoding/json ignores: the model could pass nothing; export them`, ""},
+		{"only unexported fields nested", funcTool[nestedHidden](), toolcall.ErrInvalidTool, `toolcall: tool "f": parameter Where: unsupported parameter type: toolcall_test.onlyUnexported has only unexported fields, which encoding/json ignores: the model could pass nothing; export them`, "Where"},
+		{"arguments of a type with its own JSON form", funcTool[time.Time](), toolcall.ErrInvalidTool, `toolcall: tool "f": unsupported parameter type: arguments must be a JSON object, and time.Time reads its own JSON form; make it a field of an arguments struct`, ""},
 		{"empty parameter name", func() error {
 			_, err := toolcall.NewMethod(Calculator{}, "Sum", toolcall.WithParams("", "b"))
 			return err
@@ -266,14 +266,14 @@ func TestRegistrationErrors(t *testing.T) {
 			return err
 		}, toolcall.ErrInvalidTool, `toolcall: toolcall_test.Calculator.Sum: invalid tool: parameter 1 needs a name without quotes, commas, backslashes or spaces, got "-"`, ""},
 		{"zero timeout", from(zeroTimeout{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.zeroTimeout.A: invalid tool: tag timeout:"0s" is not a positive duration such as "2s"`, ""},
-		{"arguments not a struct", funcTool[int](), toolcall.ErrUnsupportedType, `toolcall: tool "f": unsupported parameter type: arguments must be a struct, got int`, ""},
-		{"two struct parameters", methodTool(badSignatures{}, "TwoStructs"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.TwoStructs: unsupported signature: 2 struct parameters in func(toolcall_test.structArgs1, toolcall_test.structArgs2) error: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
-		{"two struct parameters by tags", from(onlyOne{}), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.onlyOne.TwoStructs: unsupported signature: 2 struct parameters in func(toolcall_test.structArgs1, toolcall_test.structArgs2) error: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
-		{"error not last", methodTool(badSignatures{}, "ErrorFirst"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.ErrorFirst: unsupported signature: results of func() (error, string): the second result must be error; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
-		{"three results", methodTool(badSignatures{}, "ThreeResults"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.ThreeResults: unsupported signature: 3 results in func() (string, string, error); accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
-		{"positional parameters without names", methodTool(badSignatures{}, "Unnamed"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.Unnamed: unsupported signature: 2 parameters without names in func(int, int) int: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
-		{"wrong number of names", from(wrongCount{}), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.wrongCount.WrongCount: unsupported signature: 3 parameter names given for the 2 parameters of func(int, int) int`, ""},
-		{"context not first", methodTool(badSignatures{}, "CtxLast"), toolcall.ErrUnsupportedSignature, `toolcall: toolcall_test.badSignatures.CtxLast: unsupported signature: context.Context is parameter 2 of func(toolcall_test.structArgs1, context.Context) error, it must come first; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"arguments not a struct", funcTool[int](), toolcall.ErrInvalidTool, `toolcall: tool "f": unsupported parameter type: arguments must be a struct, got int`, ""},
+		{"two struct parameters", methodTool(badSignatures{}, "TwoStructs"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.TwoStructs: unsupported signature: 2 struct parameters in func(toolcall_test.structArgs1, toolcall_test.structArgs2) error: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"two struct parameters by tags", from(onlyOne{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.onlyOne.TwoStructs: unsupported signature: 2 struct parameters in func(toolcall_test.structArgs1, toolcall_test.structArgs2) error: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"error not last", methodTool(badSignatures{}, "ErrorFirst"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.ErrorFirst: unsupported signature: results of func() (error, string): the second result must be error; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"three results", methodTool(badSignatures{}, "ThreeResults"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.ThreeResults: unsupported signature: 3 results in func() (string, string, error); accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"positional parameters without names", methodTool(badSignatures{}, "Unnamed"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.Unnamed: unsupported signature: 2 parameters without names in func(int, int) int: name them in the tag (params) or use one struct; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
+		{"wrong number of names", from(wrongCount{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.wrongCount.WrongCount: unsupported signature: 3 parameter names given for the 2 parameters of func(int, int) int`, ""},
+		{"context not first", methodTool(badSignatures{}, "CtxLast"), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badSignatures.CtxLast: unsupported signature: context.Context is parameter 2 of func(toolcall_test.structArgs1, context.Context) error, it must come first; accepted: func([context.Context,] [Args struct | named params...] [, toolcall.ToolContext]) with results (), (T), (T, error) or (error)`, ""},
 		{"returnDirect not a boolean", from(badReturnDirect{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badReturnDirect.A: invalid tool: tag returnDirect:"maybe" is not a boolean`, ""},
 		{"timeout not a duration", from(badTimeout{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.badTimeout.A: invalid tool: tag timeout:"soon" is not a positive duration such as "2s"`, ""},
 		{"pointer receiver on a value", from(ptrReceiver{}), toolcall.ErrInvalidTool, `toolcall: toolcall_test.ptrReceiver.A: invalid tool: method A has a pointer receiver; pass a *toolcall_test.ptrReceiver`, ""},
@@ -384,8 +384,8 @@ func TestCall(t *testing.T) {
 		{name: "no parameters, object", tool: "NoArgs", args: `{}`, want: "no args"},
 		{name: "no parameters, unknown field", tool: "NoArgs", args: `{"x":1}`, wantErr: `invalid arguments for tool "NoArgs": x: unknown field; remove it`},
 		{name: "context only", tool: "CtxOnly", args: `{}`, want: "ctx only"},
-		{name: "error only, nil", tool: "ErrOnly", want: toolcall.NoResultText},
-		{name: "no results", tool: "Nothing", want: toolcall.NoResultText},
+		{name: "error only, nil", tool: "ErrOnly", want: "Success"},
+		{name: "no results", tool: "Nothing", want: "Success"},
 		{name: "struct to compact JSON", tool: "Struct", args: `{ "name" : "x", "days": 3 }`, want: `{"name":"x","days":3}`},
 		{name: "int accepts 2.0", tool: "Struct", args: `{"name":"x","days":2.0}`, want: `{"name":"x","days":2}`},
 		{name: "int accepts 1e1", tool: "Struct", args: `{"name":"x","days":1e1}`, want: `{"name":"x","days":10}`},
@@ -460,7 +460,7 @@ func TestFuncToolShapes(t *testing.T) {
 	require.NoError(t, err)
 	got, err = consumer.Call(ctx, json.RawMessage(`{"line":"hello"}`))
 	require.NoError(t, err)
-	assert.Equal(t, toolcall.NoResultText, got)
+	assert.Equal(t, "Success", got)
 	assert.Equal(t, "hello", seen)
 
 	withTC, err := toolcall.NewFunc("tenant", "Tenant", func(ctx context.Context, _ struct{}) (any, error) {
@@ -523,7 +523,7 @@ func TestToolNames(t *testing.T) {
 	assert.NoError(t, define("get_weather-2"))
 	assert.NoError(t, define(strings.Repeat("a", 64)))
 	for _, bad := range []string{"", "get weather", "a.b", "é", strings.Repeat("a", 65), "tool\x00"} {
-		assert.ErrorIs(t, define(bad), toolcall.ErrInvalidName, bad)
+		assert.ErrorIs(t, define(bad), toolcall.ErrInvalidTool, bad)
 	}
 }
 

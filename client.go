@@ -29,7 +29,7 @@ type Client struct {
 // runs tool calls concurrently, reports tool failures to the model, and
 // allows 10 tool rounds ([WithMaxIterations]). With a nil model every call
 // returns an error.
-func NewClient(model chat.Model, opts ...Option) *Client {
+func NewClient(model chat.Model, opts ...ClientOption) *Client {
 	c := &Client{model: model, cfg: defaultConfig()}
 	for _, o := range opts {
 		o.apply(&c.cfg)
@@ -38,12 +38,12 @@ func NewClient(model chat.Model, opts ...Option) *Client {
 	return c
 }
 
-// With returns a Client with opts applied over c's configuration.
-func (c *Client) With(opts ...Option) *Client {
+// With returns a Client with opts applied over c's configuration, e.g. for
+// calls that need another iteration limit.
+func (c *Client) With(opts ...ClientOption) *Client {
 	d := &Client{model: c.model, cfg: c.cfg}
 	d.cfg.tools = append([]any(nil), c.cfg.tools...)
-	d.cfg.toolNames = append([]string(nil), c.cfg.toolNames...)
-	d.cfg.providers = append([]ToolProvider(nil), c.cfg.providers...)
+	d.cfg.toolsets = append([]Toolset(nil), c.cfg.toolsets...)
 	for _, o := range opts {
 		o.apply(&d.cfg)
 	}
@@ -71,21 +71,20 @@ func (c *Client) Prompt(user ...string) *Prompt {
 // type that is not a tool) are reported by Call or Stream. A Prompt is not
 // safe for concurrent use; make one per call.
 type Prompt struct {
-	c         *Client
-	system    *string
-	messages  []chat.Message
-	tools     []any
-	names     []string
-	toolsSet  bool
-	tc        ToolContext
-	choice    chat.ToolChoice
-	options   *chat.Options
-	model     string
-	extraOpts []Option
+	c        *Client
+	system   string
+	messages []chat.Message
+	tools    []any
+	names    []string
+	toolsSet bool
+	tc       ToolContext
+	choice   chat.ToolChoice
+	options  chat.Options
+	model    string
 }
 
-// System sets the system message, replacing the client's default.
-func (p *Prompt) System(text string) *Prompt { p.system = &text; return p }
+// System sets the system message, sent first.
+func (p *Prompt) System(text string) *Prompt { p.system = text; return p }
 
 // User adds a user message.
 func (p *Prompt) User(text string) *Prompt {
@@ -108,7 +107,7 @@ func (p *Prompt) Tools(tools ...any) *Prompt {
 	return p
 }
 
-// ToolNames offers tools by name, resolved with the client's [Resolver].
+// ToolNames offers tools by name, found in the client's [Registry].
 // An unknown name makes Call fail before the model is asked.
 func (p *Prompt) ToolNames(names ...string) *Prompt {
 	p.names = append(p.names, names...)
@@ -116,8 +115,9 @@ func (p *Prompt) ToolNames(names ...string) *Prompt {
 	return p
 }
 
-// ToolContext adds data for the tools, merged over the client's default
-// (this call's values win per key). It never reaches the model.
+// ToolContext adds data for the tools, merged over what ctx carries (see
+// [ContextWithToolContext]; this prompt's values win per key). It never
+// reaches the model.
 func (p *Prompt) ToolContext(m map[string]any) *Prompt {
 	p.tc = p.tc.Merge(NewToolContext(m))
 	return p
@@ -128,17 +128,11 @@ func (p *Prompt) ToolContext(m map[string]any) *Prompt {
 // forced choice cannot loop.
 func (p *Prompt) ToolChoice(choice chat.ToolChoice) *Prompt { p.choice = choice; return p }
 
-// Options sets the sampling options, replacing the client's default.
-func (p *Prompt) Options(o chat.Options) *Prompt { p.options = &o; return p }
+// Options sets the sampling options.
+func (p *Prompt) Options(o chat.Options) *Prompt { p.options = o; return p }
 
 // Model overrides the provider's configured model for this call.
 func (p *Prompt) Model(name string) *Prompt { p.model = name; return p }
-
-// With applies client options to this call only, e.g. WithMaxIterations.
-func (p *Prompt) With(opts ...Option) *Prompt {
-	p.extraOpts = append(p.extraOpts, opts...)
-	return p
-}
 
 // A Response is the outcome of a call.
 type Response struct {
@@ -205,11 +199,8 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		return ctx, nil, errors.New("toolcall: the Client has no model (NewClient was given nil)")
 	}
 	cfg := p.c.cfg
-	for _, o := range p.extraOpts {
-		o.apply(&cfg)
-	}
 	cl := &call{p: p, cfg: cfg, resp: &Response{}}
-	items, names := cfg.tools, cfg.toolNames
+	items, names := cfg.tools, []string(nil)
 	if p.toolsSet {
 		items, names = p.tools, p.names
 	}
@@ -220,29 +211,24 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 	for _, n := range names {
 		var t Tool
 		ok := false
-		if cfg.resolver != nil {
-			t, ok = cfg.resolver.Resolve(ctx, n)
+		if cfg.registry != nil {
+			t, ok = cfg.registry.Lookup(n)
 		}
-		if !ok || t == nil {
-			return ctx, nil, fmt.Errorf("%w: no tool named %q can be resolved", ErrToolNotFound, n)
+		if !ok {
+			return ctx, nil, fmt.Errorf("%w: no tool named %q is in the client's registry", ErrToolNotFound, n)
 		}
 		tools = append(tools, t)
 	}
 	cl.tools = tools
-	ctx = ContextWithToolContext(ctx, cfg.toolContext.Merge(p.tc))
-	system := cfg.system
-	if p.system != nil {
-		system = *p.system
+	if p.tc.Len() > 0 {
+		ctx = ContextWithToolContext(ctx, ToolContextFrom(ctx).Merge(p.tc))
 	}
 	msgs := make([]chat.Message, 0, len(p.messages)+1)
-	if system != "" {
-		msgs = append(msgs, chat.SystemMessage(system))
+	if p.system != "" {
+		msgs = append(msgs, chat.SystemMessage(p.system))
 	}
 	msgs = append(msgs, p.messages...)
-	cl.req = chat.Request{Model: p.model, Messages: msgs, ToolChoice: p.choice, Options: cfg.options}
-	if p.options != nil {
-		cl.req.Options = *p.options
-	}
+	cl.req = chat.Request{Model: p.model, Messages: msgs, ToolChoice: p.choice, Options: p.options}
 	if len(msgs) == 0 {
 		return ctx, nil, errors.New("toolcall: prompt has no messages")
 	}
@@ -250,16 +236,16 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 }
 
 // request returns the request for a round: the offered tools, including
-// those of tool providers, and the tool choice (forced only in round 1).
+// those of the toolsets, and the tool choice (forced only in round 1).
 func (cl *call) request(ctx context.Context, round int) (*chat.Request, []Tool, error) {
 	req := cl.req
 	tools := cl.tools
-	if len(cl.cfg.providers) > 0 {
+	if len(cl.cfg.toolsets) > 0 {
 		tools = append([]Tool(nil), tools...)
-		for _, pr := range cl.cfg.providers {
-			more, err := pr.Tools(ctx, &req)
+		for _, ts := range cl.cfg.toolsets {
+			more, err := ts.Tools(ctx, &req)
 			if err != nil {
-				return nil, nil, fmt.Errorf("toolcall: tool provider: %w", err)
+				return nil, nil, fmt.Errorf("toolcall: toolset %T: %w", ts, err)
 			}
 			tools = append(tools, more...)
 		}
@@ -275,13 +261,9 @@ func (cl *call) request(ctx context.Context, round int) (*chat.Request, []Tool, 
 	return &req, tools, nil
 }
 
-// eligible reports whether the tool calls of resp are to be run: never
-// with [WithoutToolExecution]; else as the [WithEligibility] test says;
-// else when resp has tool calls.
+// eligible reports whether the tool calls of resp are to be run: as the
+// [WithEligibility] test says, else when resp has tool calls.
 func (cl *call) eligible(resp *chat.Response) bool {
-	if cl.cfg.noExecution {
-		return false
-	}
 	if cl.cfg.eligible != nil {
 		return cl.cfg.eligible(resp)
 	}
@@ -298,8 +280,7 @@ func (cl *call) eligible(resp *chat.Response) bool {
 // the cut reply, for inspection; its History ends before it, so it can be
 // resent, e.g. with a higher MaxTokens. A cut reply without tool calls is
 // an answer like any other; so is a cut reply whose calls the Client would
-// not run anyway ([WithoutToolExecution], or [WithEligibility] declining
-// it): check its FinishReason before running its calls yourself.
+// not run anyway ([WithEligibility] declining it): check its FinishReason before running its calls yourself.
 func (p *Prompt) Call(ctx context.Context) (*Response, error) {
 	ctx, cl, err := p.start(ctx)
 	if err != nil {

@@ -142,7 +142,7 @@ func TestSingleCallRunsOnCallerGoroutine(t *testing.T) {
 
 func TestSequentialAndBound(t *testing.T) {
 	t.Parallel()
-	for _, opt := range []toolcall.Option{toolcall.WithConcurrency(1), toolcall.WithConcurrency(1)} {
+	for _, opt := range []toolcall.ClientOption{toolcall.WithLimits(toolcall.Limits{Concurrency: 1}), toolcall.WithLimits(toolcall.Limits{Concurrency: 1})} {
 		var running, peak atomic.Int32
 		var order []int
 		var mu sync.Mutex
@@ -192,7 +192,7 @@ func TestConcurrencyBound(t *testing.T) {
 		calls = append(calls, tt.Call(fmt.Sprint(i), "step", fmt.Sprintf(`{"n":%d}`, i)))
 	}
 	model := tt.NewModel(tt.ToolCalls(calls...), tt.Text("ok"))
-	resp, err := toolcall.NewClient(model, toolcall.WithConcurrency(2)).Prompt("go").Tools(tool).Call(context.Background())
+	resp, err := toolcall.NewClient(model, toolcall.WithLimits(toolcall.Limits{Concurrency: 2})).Prompt("go").Tools(tool).Call(context.Background())
 	require.NoError(t, err)
 	assert.EqualValues(t, 2, peak.Load())
 	for i, e := range resp.Executions {
@@ -407,7 +407,7 @@ func TestUnknownTools(t *testing.T) {
 	require.NoError(t, reg.Register(secret, weatherTool(t)))
 
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "launchRockets", `{}`), tt.Call("2", "deleteAll", `{}`)), tt.Text("ok"))
-	client := toolcall.NewClient(model, toolcall.WithResolver(&reg))
+	client := toolcall.NewClient(model, toolcall.WithRegistry(&reg))
 	resp, err := client.Prompt("go").ToolNames("currentWeather").Call(context.Background())
 	require.NoError(t, err)
 	assert.Zero(t, secretRuns.Load(), "a tool not offered never runs")
@@ -417,7 +417,13 @@ func TestUnknownTools(t *testing.T) {
 	assert.ErrorIs(t, resp.Executions[0].Err, toolcall.ErrToolNotFound)
 
 	model = tt.NewModel(tt.ToolCalls(tt.Call("1", "deleteAll", `{}`)), tt.Text("unused"))
-	client = toolcall.NewClient(model, toolcall.WithResolver(&reg), toolcall.WithUnknownToolPolicy(toolcall.UnknownToolAbort))
+	abortUnknown := func(ctx context.Context, te *toolcall.ToolError) (string, error) {
+		if errors.Is(te, toolcall.ErrToolNotFound) {
+			return "", te
+		}
+		return toolcall.DefaultToolErrorHandler(ctx, te)
+	}
+	client = toolcall.NewClient(model, toolcall.WithRegistry(&reg), toolcall.WithToolErrorHandler(abortUnknown))
 	resp, err = client.Prompt("go").ToolNames("currentWeather").Call(context.Background())
 	require.ErrorIs(t, err, toolcall.ErrToolNotFound)
 	assert.Zero(t, secretRuns.Load())
@@ -531,8 +537,9 @@ func TestToolContext(t *testing.T) {
 	})
 	require.NoError(t, err)
 	model := tt.NewModel(tt.ToolCalls(tt.Call("c1", "probe", ``)), tt.Text("done"))
-	client := toolcall.NewClient(model, toolcall.WithToolContext(map[string]any{"tenantId": "default-tenant", "region": "eu"}))
-	_, err = client.Prompt("go").Tools(probe).ToolContext(map[string]any{"tenantId": "acme-secret-tenant"}).Call(context.Background())
+	client := toolcall.NewClient(model)
+	ctx := toolcall.ContextWithToolContext(context.Background(), toolcall.NewToolContext(map[string]any{"tenantId": "default-tenant", "region": "eu"}))
+	_, err = client.Prompt("go").Tools(probe).ToolContext(map[string]any{"tenantId": "acme-secret-tenant"}).Call(ctx)
 	require.NoError(t, err)
 	require.Len(t, seen, 1)
 	assert.Equal(t, map[string]any{"tenantId": "acme-secret-tenant", "region": "eu", "_call": "true c1 probe 1 2"}, seen[0])
@@ -555,10 +562,10 @@ func TestResolutionByName(t *testing.T) {
 	var reg toolcall.Registry
 	require.NoError(t, reg.Register(weatherTool(t), DateTimeTools{Now: time.Now, Alarms: new([]time.Time)}))
 	assert.Equal(t, []string{"currentWeather", "getCurrentDateTime", "setAlarm"}, reg.Names())
-	assert.ErrorIs(t, reg.Register(weatherTool(t)), toolcall.ErrDuplicateTool)
+	assert.ErrorIs(t, reg.Register(weatherTool(t)), toolcall.ErrInvalidTool)
 
 	model := tt.NewModel(tt.Text("hi"))
-	client := toolcall.NewClient(model, toolcall.WithResolver(toolcall.Chain(&toolcall.Registry{}, &reg)))
+	client := toolcall.NewClient(model, toolcall.WithRegistry(&reg))
 	_, err := client.Prompt("go").ToolNames("currentWeather").Call(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, "currentWeather", model.Requests()[0].Tools[0].Name)
@@ -593,7 +600,7 @@ func toolNames(defs []chat.ToolDefinition) []string {
 func TestDynamicToolProvider(t *testing.T) {
 	t.Parallel()
 	var asked atomic.Int32
-	provider := toolcall.ToolProviderFunc(func(ctx context.Context, req *chat.Request) ([]toolcall.Tool, error) {
+	provider := toolsetFunc(func(ctx context.Context, req *chat.Request) ([]toolcall.Tool, error) {
 		asked.Add(1)
 		if strings.Contains(req.Messages[0].Content, "weather") {
 			return []toolcall.Tool{weatherTool(t)}, nil
@@ -601,7 +608,7 @@ func TestDynamicToolProvider(t *testing.T) {
 		return nil, nil
 	})
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "currentWeather", `{"location":"Paris","unit":"C"}`)), tt.Text("done"), tt.Text("plain"))
-	client := toolcall.NewClient(model, toolcall.WithToolProvider(provider))
+	client := toolcall.NewClient(model, toolcall.WithToolset(provider))
 	resp, err := client.Prompt("weather in Paris?").Call(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, `{"temp":30,"unit":"C"}`, resp.Executions[0].Result)
@@ -642,7 +649,7 @@ func TestResponseRecord(t *testing.T) {
 func TestManagerUserLoop(t *testing.T) {
 	t.Parallel()
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "Sum", `{"a":1,"b":2}`)), tt.Text("3"))
-	client := toolcall.NewClient(model, toolcall.WithoutToolExecution())
+	client := toolcall.NewClient(model, toolcall.WithEligibility(never))
 	resp, err := client.Prompt("1+2?").Tools(Calculator{}).Call(context.Background())
 	require.NoError(t, err)
 	require.Len(t, resp.Message.ToolCalls, 1, "tool calls come back untouched")
@@ -683,9 +690,9 @@ func TestManagerExecuteToolContextAndRound(t *testing.T) {
 	})
 	require.NoError(t, err)
 	tools := []toolcall.Tool{probe}
-	m := toolcall.NewManager(toolcall.WithToolContext(map[string]any{"tenant": "default", "user": "u0"}))
+	m := toolcall.NewManager()
 	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("go")}}
-	ctx := toolcall.ContextWithToolContext(context.Background(), toolcall.NewToolContext(map[string]any{"user": "u1"}))
+	ctx := toolcall.ContextWithToolContext(context.Background(), toolcall.NewToolContext(map[string]any{"tenant": "default", "user": "u1"}))
 	for i := range 2 {
 		resp := tt.ToolCalls(tt.Call(fmt.Sprint(i), "probe", `{}`)).Response
 		ex, err := m.Execute(ctx, tools, req, resp)
@@ -754,7 +761,7 @@ func TestConcurrentClient(t *testing.T) {
 		}
 		return tt.ToolCalls(tt.Call("a", "Sum", `{"a":1,"b":2}`), tt.Call("b", "Sum", `{"a":3,"b":4}`)).Response, nil
 	})
-	client := toolcall.NewClient(model, toolcall.WithTools(Calculator{}), toolcall.WithToolContext(map[string]any{"k": "v"}))
+	client := toolcall.NewClient(model, toolcall.WithTools(Calculator{}))
 	var wg sync.WaitGroup
 	errs := make(chan error, 200)
 	for i := range 200 {
@@ -799,7 +806,7 @@ func TestToolTimeout(t *testing.T) {
 	})
 	require.NoError(t, err)
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "slow", ``), tt.Call("2", "fast", ``)), tt.Text("done"))
-	resp, err := toolcall.NewClient(model, toolcall.WithToolTimeout(500*time.Millisecond)).Prompt("go").Tools(slow, fast).Call(context.Background())
+	resp, err := toolcall.NewClient(model, toolcall.WithLimits(toolcall.Limits{ToolTimeout: 500 * time.Millisecond})).Prompt("go").Tools(slow, fast).Call(context.Background())
 	require.NoError(t, err)
 	assert.True(t, sawFast.Load(), "the fast tool did not finish while the slow one ran")
 	assert.True(t, resp.Executions[0].IsError)
@@ -813,7 +820,7 @@ func TestDuplicateToolNamesInRequest(t *testing.T) {
 	t.Parallel()
 	model := tt.NewModel(tt.Text("unused"))
 	_, err := toolcall.NewClient(model).Prompt("go").Tools(weatherTool(t), weatherTool(t)).Call(context.Background())
-	require.ErrorIs(t, err, toolcall.ErrDuplicateTool)
+	require.ErrorIs(t, err, toolcall.ErrInvalidTool)
 	require.EqualError(t, err, `toolcall: tool "currentWeather": duplicate tool name: "currentWeather" is given by func tool (func(context.Context, toolcall_test.WeatherRequest) (toolcall_test.WeatherResponse, error)) and func tool (func(context.Context, toolcall_test.WeatherRequest) (toolcall_test.WeatherResponse, error))`)
 	assert.Empty(t, model.Requests())
 }
@@ -823,11 +830,11 @@ func TestSameToolTwiceIsOfferedOnce(t *testing.T) {
 	weather := weatherTool(t)
 	reg := &toolcall.Registry{}
 	require.NoError(t, reg.Register(weather))
-	dynamic := toolcall.ToolProviderFunc(func(context.Context, *chat.Request) ([]toolcall.Tool, error) {
+	dynamic := toolsetFunc(func(context.Context, *chat.Request) ([]toolcall.Tool, error) {
 		return []toolcall.Tool{weather, nil}[:1], nil
 	})
 	model := tt.NewModel(tt.Text("ok"))
-	client := toolcall.NewClient(model, toolcall.WithResolver(reg), toolcall.WithToolProvider(dynamic))
+	client := toolcall.NewClient(model, toolcall.WithRegistry(reg), toolcall.WithToolset(dynamic))
 	_, err := client.Prompt("go").Tools(weather, weather).ToolNames("currentWeather").Call(context.Background())
 	require.NoError(t, err)
 	require.Len(t, model.Requests(), 1)
@@ -900,10 +907,10 @@ var _ = json.RawMessage{}
 func TestClientAsModel(t *testing.T) {
 	t.Parallel()
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "CustomerInfo", `{"id":3}`)), tt.Text("Ada works for acme"))
-	client := toolcall.NewClient(model, toolcall.WithTools(CustomerTools{Updated: new([]Customer)}),
-		toolcall.WithToolContext(map[string]any{"tenantId": "acme"}))
+	client := toolcall.NewClient(model, toolcall.WithTools(CustomerTools{Updated: new([]Customer)}))
 	var m chat.Model = client.AsModel()
-	resp, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("who is 3?")}})
+	ctx := toolcall.ContextWithToolContext(context.Background(), toolcall.NewToolContext(map[string]any{"tenantId": "acme"}))
+	resp, err := m.Chat(ctx, &chat.Request{Messages: []chat.Message{chat.UserMessage("who is 3?")}})
 	require.NoError(t, err)
 	assert.Equal(t, "Ada works for acme", resp.Message.Content)
 	assert.Equal(t, 30, resp.Usage.TotalTokens)
@@ -911,7 +918,7 @@ func TestClientAsModel(t *testing.T) {
 	assert.Equal(t, `{"id":3,"name":"Ada","tenant":"acme"}`, msgs[2].Content)
 }
 
-func TestToolErrorText(t *testing.T) {
+func TestDefaultToolErrorHandlerText(t *testing.T) {
 	for _, tc := range []struct {
 		te   toolcall.ToolError
 		want string
@@ -923,7 +930,8 @@ func TestToolErrorText(t *testing.T) {
 		{toolcall.ToolError{Name: "pay", Err: toolcall.ErrFatal}, "tool pay failed"},
 		{toolcall.ToolError{Name: "pay", Panic: "boom", Err: errors.New("panic: boom")}, "tool pay failed: internal error"},
 	} {
-		require.Equal(t, tc.want, toolcall.ToolErrorText(&tc.te))
+		text, _ := toolcall.DefaultToolErrorHandler(context.Background(), &tc.te)
+		require.Equal(t, tc.want, text)
 	}
 }
 
@@ -942,7 +950,7 @@ func TestNilModel(t *testing.T) {
 func TestConcurrentRegistryAndManager(t *testing.T) {
 	t.Parallel()
 	var reg toolcall.Registry
-	m := toolcall.NewManager(toolcall.WithToolContext(map[string]any{"k": "v"}))
+	m := toolcall.NewManager()
 	sum, err := toolcall.ToolsFrom(Calculator{})
 	require.NoError(t, err)
 	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("go")}}
@@ -958,7 +966,7 @@ func TestConcurrentRegistryAndManager(t *testing.T) {
 				errs <- err
 				return
 			}
-			if got, ok := reg.Resolve(context.Background(), name); !ok || got != tool {
+			if got, ok := reg.Lookup(name); !ok || got != tool {
 				errs <- fmt.Errorf("%s: resolved %v %v", name, got, ok)
 			}
 			_ = reg.Names()
@@ -1004,7 +1012,7 @@ func TestPerToolTimeout(t *testing.T) {
 	quick := toolcall.MustFunc("quick", "quick", func(context.Context, struct{}) (string, error) { return "done", nil })
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "blocked", ``), tt.Call("2", "Wait", ``), tt.Call("3", "quick", ``)), tt.Text("ok"))
 	// The tools' own timeouts win over the client's, which is far longer.
-	resp, err := toolcall.NewClient(model, toolcall.WithToolTimeout(time.Minute)).
+	resp, err := toolcall.NewClient(model, toolcall.WithLimits(toolcall.Limits{ToolTimeout: time.Minute})).
 		Prompt("go").Tools(blocked, slowTools{}, quick).Call(context.Background())
 	require.NoError(t, err)
 	require.Len(t, resp.Executions, 3)
@@ -1081,3 +1089,13 @@ func TestZeroValueManager(t *testing.T) {
 	assert.Equal(t, `invalid arguments for tool "Sum": a: expected number, got array`, ex.Executions[0].Result)
 	assert.Equal(t, "3", ex.Executions[1].Result)
 }
+
+// toolsetFunc adapts a func to a toolcall.Toolset.
+type toolsetFunc func(ctx context.Context, req *chat.Request) ([]toolcall.Tool, error)
+
+func (f toolsetFunc) Tools(ctx context.Context, req *chat.Request) ([]toolcall.Tool, error) {
+	return f(ctx, req)
+}
+
+// never declines every reply's tool calls, for a loop of the test's own.
+func never(*chat.Response) bool { return false }

@@ -78,7 +78,6 @@ type ctxKey int
 const (
 	toolContextKey ctxKey = iota
 	callStateKey
-	converterKey
 )
 
 // callState is what a running tool can see and change of its call.
@@ -88,11 +87,10 @@ type callState struct {
 }
 
 // callCtx is the context a tool runs in: the caller's, plus the call's
-// state and the settings a tool reads, in one allocation.
+// state, in one allocation.
 type callCtx struct {
 	context.Context
-	state     callState
-	converter ResultConverter
+	state callState
 }
 
 // String keeps the history and settings out of printed contexts.
@@ -103,13 +101,8 @@ func (c *callCtx) String() string {
 // Value answers the call's keys and defers the rest to the caller's
 // context, which keeps cancellation propagating without a goroutine.
 func (c *callCtx) Value(key any) any {
-	if k, ok := key.(ctxKey); ok {
-		switch {
-		case k == callStateKey:
-			return &c.state
-		case k == converterKey && c.converter != nil:
-			return c.converter
-		}
+	if k, ok := key.(ctxKey); ok && k == callStateKey {
+		return &c.state
 	}
 	return c.Context.Value(key)
 }

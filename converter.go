@@ -7,13 +7,9 @@ import (
 	"github.com/toolcall-go/toolcall/internal/encode"
 )
 
-// NoResultText is what the model receives from a tool that returns no value
+// noResultText is what the model receives from a tool that returns no value
 // (only an error, or nothing) and succeeded.
-const NoResultText = "Success"
-
-// A ResultConverter turns a tool's result into the text sent to the model.
-// It is not called for tools that return no value.
-type ResultConverter func(result any) (string, error)
+const noResultText = "Success"
 
 // ConvertResult is the default conversion: a string or [json.RawMessage] is
 // sent as is, a []byte as a string, and any other value, nil included, as

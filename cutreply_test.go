@@ -204,7 +204,7 @@ func TestReplyCutShortWithoutExecution(t *testing.T) {
 	var sends atomic.Int32
 	call := tt.Call("c1", "send_email", `{"to":"ana@example.com"}`)
 	model := tt.NewModel(cutReply(chat.FinishLength, "", call))
-	resp, err := toolcall.NewClient(model, toolcall.WithoutToolExecution()).Prompt("go").Tools(emailTool(t, &sends)).Call(context.Background())
+	resp, err := toolcall.NewClient(model, toolcall.WithEligibility(never)).Prompt("go").Tools(emailTool(t, &sends)).Call(context.Background())
 	require.NoError(t, err)
 	assert.Zero(t, sends.Load())
 	assert.Equal(t, []chat.ToolCall{call}, resp.Message.ToolCalls)

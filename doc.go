@@ -102,7 +102,7 @@
 // definition errors.
 //
 // Results become text by [ConvertResult]: strings and json.RawMessage as
-// they are, a tool with no result value sends [NoResultText], anything else
+// they are, a tool with no result value sends [noResultText], anything else
 // is compact JSON (nil included, as null). [WithConverter] and
 // [WithResultConverter] replace it per tool and per client.
 //

@@ -235,9 +235,10 @@ func TestSecurityGuaranteesNameRealTests(t *testing.T) {
 }
 
 // apiBudget bounds the root package's exported top-level identifiers
-// (consts, vars, types and funcs, each name counted). It only goes down:
-// the v1 API must fit in 90.
-const apiBudget = 135
+// (consts, vars, types and funcs, each name counted). The v1 API must fit
+// in 90; the names beyond today's count are kept for features still to
+// come, and each one spent should be argued for.
+const apiBudget = 90
 
 // TestExportedIdentifierBudget counts the root package's exported
 // top-level identifiers from the source and fails above apiBudget.

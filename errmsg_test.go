@@ -73,7 +73,7 @@ func TestErrorMessages(t *testing.T) {
 		name string
 		err  func(t *testing.T) error
 		want string // the whole message
-		// is is the sentinel the error wraps (default ErrDuplicateTool);
+		// is is the sentinel the error wraps (default ErrInvalidTool);
 		// isNot one it must not wrap. provider marks a
 		// *toolcall.ProviderError; the others are *toolcall.DefinitionError
 		// values for the tool "x", with no one type.
@@ -185,7 +185,7 @@ func TestErrorMessages(t *testing.T) {
 			err := tc.err(t)
 			require.EqualError(t, err, tc.want)
 			if tc.is == nil && tc.isNot == nil {
-				tc.is = toolcall.ErrDuplicateTool
+				tc.is = toolcall.ErrInvalidTool
 			}
 			if tc.is != nil {
 				assert.ErrorIs(t, err, tc.is)

@@ -6,21 +6,31 @@ import (
 	"strings"
 )
 
-// Errors at tool definition. Definition errors wrap one of these and are
-// [*DefinitionError] values naming the type, method and parameter path.
+// ErrInvalidTool is wrapped by every error about defining a tool: each is a
+// [*DefinitionError] naming the type, method and parameter path, whose
+// message says which rule was broken (an invalid or duplicate name, no
+// tools in an object, an unsupported signature or parameter type, a schema
+// the checks cannot enforce).
+var ErrInvalidTool = errors.New("toolcall: invalid tool")
+
+// The kinds of definition error, each an [ErrInvalidTool].
 var (
-	ErrInvalidTool          = errors.New("toolcall: invalid tool")
-	ErrInvalidName          = errors.New("toolcall: invalid tool name")
-	ErrNoTools              = errors.New("toolcall: no tools")
-	ErrDuplicateTool        = errors.New("toolcall: duplicate tool name")
-	ErrUnsupportedType      = errors.New("toolcall: unsupported parameter type")
-	ErrUnsupportedSignature = errors.New("toolcall: unsupported signature")
+	errInvalidName          error = invalidTool("invalid tool name")
+	errNoTools              error = invalidTool("no tools")
+	errDuplicateTool        error = invalidTool("duplicate tool name")
+	errUnsupportedType      error = invalidTool("unsupported parameter type")
+	errUnsupportedSignature error = invalidTool("unsupported signature")
 )
+
+type invalidTool string
+
+func (e invalidTool) Error() string      { return "toolcall: " + string(e) }
+func (invalidTool) Is(target error) bool { return target == ErrInvalidTool }
 
 // Errors of the tool-calling loop.
 var (
 	// ErrToolNotFound: the model called a tool that the request did not offer.
-	// By default the model is told so; see [WithUnknownToolPolicy].
+	// By default the model is told so; see [DefaultToolErrorHandler].
 	ErrToolNotFound = errors.New("toolcall: tool not found")
 	// ErrMaxIterations: the model was still calling tools after the last
 	// allowed round. The response returned with it holds the history.

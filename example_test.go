@@ -171,7 +171,7 @@ func ExampleManager() {
 		}
 		fmt.Printf("%s: %s\n", msg.Role, msg.Content)
 	}
-	fmt.Println("return directly:", ex.ReturnDirect)
+	fmt.Println("return directly:", ex.ReturnedDirect)
 	// Output:
 	// user: Wake me at 7:30
 	// assistant: calls setAlarm
@@ -191,7 +191,7 @@ func ExampleRegistry() {
 	fmt.Println(reg.Names())
 
 	model := toolcalltest.NewModel(toolcalltest.Text("Hello!"))
-	client := toolcall.NewClient(model, toolcall.WithResolver(&reg))
+	client := toolcall.NewClient(model, toolcall.WithRegistry(&reg))
 	if _, err := client.Prompt("Hi").ToolNames("forecast").Call(context.Background()); err != nil {
 		log.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func ExampleRegistry() {
 	// Output:
 	// [currentTime forecast setAlarm]
 	// offered: forecast
-	// toolcall: tool not found: no tool named "stocks" can be resolved
+	// toolcall: tool not found: no tool named "stocks" is in the client's registry
 }
 
 // BalanceArgs are the parameters of the examples' balance tool: none, since
@@ -223,11 +223,11 @@ func ExampleToolContext() {
 		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "balance", `{}`)),
 		toolcalltest.Text("You have 42.00 EUR."),
 	)
-	client := toolcall.NewClient(model, toolcall.WithToolContext(map[string]any{"userId": "default"}))
+	client := toolcall.NewClient(model)
 
 	resp, err := client.Prompt("What's my balance?").
 		Tools(balance).
-		ToolContext(map[string]any{"userId": "u-1234"}). // wins over the client's default
+		ToolContext(map[string]any{"userId": "u-1234"}). // seen by the tools, never by the model
 		Call(context.Background())
 	if err != nil {
 		log.Fatal(err)

@@ -50,7 +50,7 @@ func TestBadInputTable(t *testing.T) {
 		name, tool, args string
 		want             string // the model-facing result, exactly
 		isError          bool
-		opts             []toolcall.Option
+		opts             []toolcall.ClientOption
 	}{
 		{"empty args", "Ping", ``, "pong", false, nil},
 		{"null args", "Ping", `null`, "pong", false, nil},
@@ -91,10 +91,10 @@ func TestBadInputTable(t *testing.T) {
 		{"case-mismatched field", "Echo", `{"Text":"a"}`, `invalid arguments for tool "Echo": Text: unknown field; remove it; text: required field is missing`, true, nil},
 		{"deep nesting in an unknown field", "Echo", `{"text":"a","x":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`, `invalid arguments for tool "Echo": x: unknown field; remove it`, true, nil},
 		{"nesting past the limit", "Echo", `{"text":"a","x":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`, `invalid arguments for tool "Echo": x` + strings.Repeat("[0]", 10000) + `: arguments are not valid JSON: nesting deeper than 10000 levels`, true, nil},
-		{"nesting past a lowered limit", "Echo", `{"text":"[[[[","x":[[[1]]]}`, `invalid arguments for tool "Echo": arrays and objects nest more than 3 levels deep, the limit`, true, []toolcall.Option{toolcall.WithMaxArgumentDepth(3)}},
-		{"nesting at a lowered limit", "Echo", `{"text":"[{[{\"]]]]}"}`, `[{[{"]]]]}`, false, []toolcall.Option{toolcall.WithMaxArgumentDepth(1)}},
-		{"arguments over the size limit", "Echo", `{"text":"` + long + `"}`, `invalid arguments for tool "Echo": arguments are 211 bytes long, the limit is 100`, true, []toolcall.Option{toolcall.WithMaxArgumentBytes(100)}},
-		{"result over the size limit", "Big", ``, strings.Repeat("é", 5) + "\n[truncated: result was 2000 bytes, limit 11]", false, []toolcall.Option{toolcall.WithMaxResultBytes(11)}},
+		{"nesting past a lowered limit", "Echo", `{"text":"[[[[","x":[[[1]]]}`, `invalid arguments for tool "Echo": arrays and objects nest more than 3 levels deep, the limit`, true, []toolcall.ClientOption{toolcall.WithLimits(toolcall.Limits{MaxArgumentDepth: 3})}},
+		{"nesting at a lowered limit", "Echo", `{"text":"[{[{\"]]]]}"}`, `[{[{"]]]]}`, false, []toolcall.ClientOption{toolcall.WithLimits(toolcall.Limits{MaxArgumentDepth: 1})}},
+		{"arguments over the size limit", "Echo", `{"text":"` + long + `"}`, `invalid arguments for tool "Echo": arguments are 211 bytes long, the limit is 100`, true, []toolcall.ClientOption{toolcall.WithLimits(toolcall.Limits{MaxArgumentBytes: 100})}},
+		{"result over the size limit", "Big", ``, strings.Repeat("é", 5) + "\n[truncated: result was 2000 bytes, limit 11]", false, []toolcall.ClientOption{toolcall.WithLimits(toolcall.Limits{MaxResultBytes: 11})}},
 		{"hallucinated tool", "Nope", `{}`, `tool "Nope" does not exist; available tools: Echo, Big, Ping`, true, nil},
 		{"empty tool name", "", `{}`, `tool "" does not exist; available tools: Echo, Big, Ping`, true, nil},
 		{"tool name with spaces", "Echo ", `{"text":"a"}`, `tool "Echo " does not exist; available tools: Echo, Big, Ping`, true, nil},
@@ -218,7 +218,7 @@ func TestStress(t *testing.T) {
 		}
 		return tt.ToolCalls(calls...).Response, nil
 	})
-	client := toolcall.NewClient(model, toolcall.WithTools(tools), toolcall.WithMaxIterations(4), toolcall.WithToolTimeout(time.Second))
+	client := toolcall.NewClient(model, toolcall.WithTools(tools), toolcall.WithMaxIterations(4), toolcall.WithLimits(toolcall.Limits{ToolTimeout: time.Second}))
 	var wg sync.WaitGroup
 	var answered, failed atomic.Int64
 	for i := range 1000 {
@@ -262,8 +262,8 @@ func FuzzToolName(f *testing.F) {
 		if valid != (err == nil) {
 			t.Fatalf("NewFunc(%q): %v", name, err)
 		}
-		if err != nil && !errors.Is(err, toolcall.ErrInvalidName) {
-			t.Fatalf("NewFunc(%q): %v does not wrap ErrInvalidName", name, err)
+		if err != nil && !errors.Is(err, toolcall.ErrInvalidTool) {
+			t.Fatalf("NewFunc(%q): %v does not wrap ErrInvalidTool", name, err)
 		}
 	})
 }

@@ -43,17 +43,17 @@ func TestLimitsZeroIsDefaultNoLimitIsNone(t *testing.T) {
 		opt    toolcall.ManagerOption
 		result func(t *testing.T, e toolcall.ToolExecution)
 	}{
-		{"result, zero is 1 MiB", big, `{}`, toolcall.WithMaxResultBytes(0), func(t *testing.T, e toolcall.ToolExecution) {
+		{"result, zero is 1 MiB", big, `{}`, toolcall.WithLimits(toolcall.Limits{MaxResultBytes: 0}), func(t *testing.T, e toolcall.ToolExecution) {
 			assert.Equal(t, "\n[truncated: result was 2097152 bytes, limit 1048576]", e.Result[mib:])
 		}},
-		{"result, NoLimit", big, `{}`, toolcall.WithMaxResultBytes(toolcall.NoLimit), func(t *testing.T, e toolcall.ToolExecution) {
+		{"result, NoLimit", big, `{}`, toolcall.WithLimits(toolcall.Limits{MaxResultBytes: toolcall.NoLimit}), func(t *testing.T, e toolcall.ToolExecution) {
 			assert.Len(t, e.Result, 2*mib)
 		}},
-		{"arguments, zero is 1 MiB", echo, longArgs, toolcall.WithMaxArgumentBytes(0), func(t *testing.T, e toolcall.ToolExecution) {
+		{"arguments, zero is 1 MiB", echo, longArgs, toolcall.WithLimits(toolcall.Limits{MaxArgumentBytes: 0}), func(t *testing.T, e toolcall.ToolExecution) {
 			assert.True(t, e.IsError)
 			assert.Equal(t, `invalid arguments for tool "echo": arguments are 2097163 bytes long, the limit is 1048576`, e.Result)
 		}},
-		{"arguments, NoLimit", echo, longArgs, toolcall.WithMaxArgumentBytes(toolcall.NoLimit), func(t *testing.T, e toolcall.ToolExecution) {
+		{"arguments, NoLimit", echo, longArgs, toolcall.WithLimits(toolcall.Limits{MaxArgumentBytes: toolcall.NoLimit}), func(t *testing.T, e toolcall.ToolExecution) {
 			assert.False(t, e.IsError, e.Result)
 			assert.Equal(t, "y", e.Result)
 		}},
@@ -67,7 +67,7 @@ func TestLimitsZeroIsDefaultNoLimitIsNone(t *testing.T) {
 	t.Run("concurrency", func(t *testing.T) {
 		t.Parallel()
 		for _, n := range []int{0, toolcall.NoLimit} {
-			ex, err := toolcall.NewManager(toolcall.WithConcurrency(n)).Execute(context.Background(), []toolcall.Tool{echo},
+			ex, err := toolcall.NewManager(toolcall.WithLimits(toolcall.Limits{Concurrency: n})).Execute(context.Background(), []toolcall.Tool{echo},
 				&chat.Request{Messages: []chat.Message{chat.UserMessage("go")}},
 				&chat.Response{Message: chat.AssistantMessage("",
 					tt.Call("c1", "echo", `{"text":"a"}`), tt.Call("c2", "echo", `{"text":"b"}`), tt.Call("c3", "echo", `{"text":"c"}`))})
@@ -81,7 +81,7 @@ func TestLimitsZeroIsDefaultNoLimitIsNone(t *testing.T) {
 
 	t.Run("iterations", func(t *testing.T) {
 		t.Parallel()
-		loop := func(opt toolcall.Option) (*toolcall.Response, error) {
+		loop := func(opt toolcall.ClientOption) (*toolcall.Response, error) {
 			var replies []tt.Reply
 			for range 12 {
 				replies = append(replies, tt.ToolCalls(tt.Call("c", "echo", `{"text":"a"}`)))

@@ -53,8 +53,8 @@ type ToolExecution struct {
 	Round        int  // the model round trip that asked for the call, from 1
 }
 
-// An Execution is the outcome of executing one response's tool calls.
-type Execution struct {
+// execution is the outcome of running one reply's tool calls.
+type execution struct {
 	// History is the request's messages, then the assistant message with
 	// the calls, then one tool message per call, in call order. It is valid
 	// to send back to the model.
@@ -69,7 +69,7 @@ type Execution struct {
 // Definitions returns the definitions of tools, for a [chat.Request]. The same
 // tool given twice (say, directly and by name) is defined once; two
 // different tools with one name are an error naming both, with
-// [ErrDuplicateTool]. A tool whose input schema the checks refuse is a
+// [ErrInvalidTool]. A tool whose input schema the checks refuse is a
 // [*DefinitionError] naming the tool, the parameter path and the keyword.
 // With [WithStrictTools] each tool not already strict is given in its strict
 // variant, whatever its schema's origin.
@@ -94,7 +94,7 @@ next:
 				continue next
 			}
 			return nil, &DefinitionError{Method: d.Name,
-				Err: fmt.Errorf("%w: %q is given by %s and %s", ErrDuplicateTool, d.Name, toolSource(first), toolSource(t))}
+				Err: fmt.Errorf("%w: %q is given by %s and %s", errDuplicateTool, d.Name, toolSource(first), toolSource(t))}
 		}
 		in, err := inputOf(t, d)
 		if err != nil {
@@ -131,10 +131,19 @@ func sameTool(a, b Tool) bool {
 	return t != nil && t.Kind() == reflect.Pointer && t == reflect.TypeOf(b) && a == b
 }
 
-// Execute runs the tool calls of resp, which answered req, with tools: the
-// tools offered in req. A call to any other tool runs nothing (see
-// [WithUnknownToolPolicy]). Calls run concurrently, bounded by
-// [WithConcurrency]; a single call runs on the caller's goroutine.
+// Execute runs the tool calls of reply, which answered req, with tools: the
+// tools offered in req. A call to any other tool runs nothing and is an
+// error for the error handler ([ErrToolNotFound]). Calls run concurrently,
+// bounded by [Limits].Concurrency; a single call runs on the caller's
+// goroutine.
+//
+// The Response has reply's Message, the History (req's messages, reply's
+// message, one tool message per call, in call order, valid to send back to
+// the model), one Execution per call, and ReturnedDirect when every call
+// returned directly and none failed: then the results are the answer and no
+// further model call is due. Its Rounds is this round's number: one more
+// than the assistant messages with tool calls in req, as the tools'
+// [CallInfo] says.
 //
 // A call without an id gets "call_<index>" and a repeated id a "_<n>"
 // suffix, in the History and the Executions alike, so every tool message
@@ -142,58 +151,56 @@ func sameTool(a, b Tool) bool {
 //
 // Tool failures are reported to the model by default (see
 // [WithToolErrorHandler]). Execute returns an error only when the policy
-// aborts or ctx ends; the Execution is then still returned, and its History
-// answers every call, so it is valid to resend.
+// aborts or ctx ends; the Response is then still returned, and its History
+// answers every call, so it is valid to resend. Tools see the
+// [ToolContext] that ctx carries (see [ContextWithToolContext]).
 //
-// Tools see the Manager's [WithToolContext] values merged with those of
-// ctx (see [ContextWithToolContext]), ctx winning per key. The round in
-// their [CallInfo] is one more than the number of assistant messages with
-// tool calls in req.
-//
-// A reply cut short ([chat.FinishLength], [chat.FinishFiltered]) may have lost calls
-// or arguments: none of its calls runs, and Execute returns an error
-// wrapping [ErrReplyCut] with an Execution whose History is req's messages.
-func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, resp *chat.Response) (*Execution, error) {
-	if err := replyCut(resp); err != nil {
-		return &Execution{History: slices.Clip(req.Messages)}, err
-	}
-	cfg := &m.cfg
-	if cfg.concurrency == 0 { // the zero Manager: defaultConfig sets it to at least 1
-		d := defaultConfig()
-		cfg = &d
-	}
-	if cfg.toolContext.Len() > 0 {
-		ctx = ContextWithToolContext(ctx, cfg.toolContext.Merge(ToolContextFrom(ctx)))
-	}
+// A reply cut short ([chat.FinishLength], [chat.FinishFiltered]) may have
+// lost calls or arguments: none of its calls runs, and Execute returns an
+// error wrapping [ErrReplyCut] with a Response whose History is req's
+// messages.
+func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, reply *chat.Response) (*Response, error) {
 	round := 1
 	for _, msg := range req.Messages {
 		if msg.Role == chat.RoleAssistant && len(msg.ToolCalls) > 0 {
 			round++
 		}
 	}
-	return m.execute(ctx, cfg, tools, req.Messages, withUniqueCallIDs(resp), round)
+	resp := &Response{Message: reply.Message, Intermediate: []*chat.Response{reply}, Usage: reply.Usage, Rounds: round}
+	if err := replyCut(reply); err != nil {
+		resp.History = slices.Clip(req.Messages)
+		return resp, err
+	}
+	cfg := &m.cfg
+	if cfg.limits.Concurrency == 0 { // the zero Manager: defaultConfig sets it to at least 1
+		d := defaultConfig()
+		cfg = &d
+	}
+	ex, err := m.execute(ctx, cfg, tools, req.Messages, withUniqueCallIDs(reply), round)
+	resp.History, resp.Executions, resp.ReturnedDirect = ex.History, ex.Executions, ex.ReturnDirect
+	return resp, err
 }
 
 // execute is Execute with the client's configuration and round; the calls
 // of resp already have unique ids.
-func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, history []chat.Message, resp *chat.Response, round int) (*Execution, error) {
+func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, history []chat.Message, resp *chat.Response, round int) (*execution, error) {
 	calls := resp.Message.ToolCalls
 	hist := make([]chat.Message, 0, len(history)+1+len(calls))
 	hist = append(hist, history...)
 	hist = append(hist, resp.Message)
-	var ex *Execution
+	var ex *execution
 	if len(calls) == 1 { // the common case, in one allocation
 		one := &struct {
-			ex   Execution
+			ex   execution
 			exec [1]ToolExecution
 		}{}
 		one.ex.Executions = one.exec[:]
 		ex = &one.ex
 	} else {
-		ex = &Execution{Executions: make([]ToolExecution, len(calls))}
+		ex = &execution{Executions: make([]ToolExecution, len(calls))}
 	}
 	var abort error
-	if len(calls) == 1 || cfg.concurrency == 1 {
+	if len(calls) == 1 || cfg.limits.Concurrency == 1 {
 		for i, call := range calls {
 			if abort != nil || ctx.Err() != nil {
 				ex.Executions[i] = notRun(call, round)
@@ -223,7 +230,7 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 }
 
 // executeConcurrently runs calls on their own goroutines, at most
-// cfg.concurrency at once, filling execs in call order. The first abort in
+// cfg.limits.Concurrency at once, filling execs in call order. The first abort in
 // time wins: the calls it cancels may fail after it, with errors that only
 // echo the cancellation.
 func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, tools []Tool, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
@@ -234,7 +241,7 @@ func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, tools []
 		abort error
 		wg    sync.WaitGroup
 	)
-	sem := make(chan struct{}, min(cfg.concurrency, len(calls)))
+	sem := make(chan struct{}, min(cfg.limits.Concurrency, len(calls)))
 	for i, call := range calls {
 		wg.Add(1)
 		go func() {
@@ -345,12 +352,8 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 		}
 	}
 	if tool == nil {
-		te := &ToolError{Name: call.Name, CallID: call.ID, Err: ErrToolNotFound}
-		e.Err, e.IsError, e.Result = te, true, unknownToolText(call.Name, tools)
-		if cfg.unknownTool == UnknownToolAbort {
-			return finish(te)
-		}
-		return finish(nil)
+		te := &ToolError{Name: call.Name, CallID: call.ID, Err: unknownTool{call.Name, tools}}
+		return finish(m.fail(ctx, cfg, &e, te))
 	}
 
 	def := tool.Definition()
@@ -366,10 +369,10 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 	checked := call
 	checked.Arguments = args
 
-	cc := &callCtx{Context: ctx, converter: cfg.converter}
+	cc := &callCtx{Context: ctx}
 	cc.state.info = CallInfo{ID: call.ID, Name: def.Name, Round: round, History: hist}
 	var tctx context.Context = cc
-	timeout := cfg.toolTimeout
+	timeout := cfg.limits.ToolTimeout
 	if d := tool.Metadata().Timeout; d > 0 {
 		timeout = d
 	}
@@ -380,8 +383,8 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 	}
 	result, err := safeRun(tctx, tool, in, in.Variant(def.Strict, cfg.strict, false), checked, cfg.middleware)
 	if err == nil {
-		if cfg.maxResultBytes > 0 && len(result) > cfg.maxResultBytes {
-			result = truncate(result, cfg.maxResultBytes)
+		if cfg.limits.MaxResultBytes > 0 && len(result) > cfg.limits.MaxResultBytes {
+			result = truncate(result, cfg.limits.MaxResultBytes)
 		}
 		e.Result = result
 		e.ReturnDirect = tool.Metadata().ReturnDirect || cc.state.returnDirect.Load()
@@ -424,10 +427,10 @@ func safeRun(ctx context.Context, t Tool, in *check.Input, k *check.Checker, cal
 func argumentLimits(cfg *config, tool string, args []byte) error {
 	var v Violation
 	switch {
-	case cfg.maxArgumentBytes > 0 && len(args) > cfg.maxArgumentBytes:
-		v = Violation{Rule: "maxLength", Message: fmt.Sprintf("arguments are %d bytes long, the limit is %d", len(args), cfg.maxArgumentBytes)}
-	case cfg.maxArgumentDepth > 0 && cfg.maxArgumentDepth < check.MaxDepth && check.NestingExceeds(args, cfg.maxArgumentDepth):
-		v = Violation{Rule: "maxDepth", Message: fmt.Sprintf("arrays and objects nest more than %d levels deep, the limit", cfg.maxArgumentDepth)}
+	case cfg.limits.MaxArgumentBytes > 0 && len(args) > cfg.limits.MaxArgumentBytes:
+		v = Violation{Rule: "maxLength", Message: fmt.Sprintf("arguments are %d bytes long, the limit is %d", len(args), cfg.limits.MaxArgumentBytes)}
+	case cfg.limits.MaxArgumentDepth > 0 && cfg.limits.MaxArgumentDepth < check.MaxDepth && check.NestingExceeds(args, cfg.limits.MaxArgumentDepth):
+		v = Violation{Rule: "maxDepth", Message: fmt.Sprintf("arrays and objects nest more than %d levels deep, the limit", cfg.limits.MaxArgumentDepth)}
 	default:
 		return nil
 	}
@@ -452,23 +455,27 @@ func (m *Manager) fail(ctx context.Context, cfg *config, e *ToolExecution, te *T
 // DefaultToolErrorHandler is the error policy used unless
 // [WithToolErrorHandler] replaces it: the caller's context ending and errors
 // wrapping [ErrFatal] abort the call; any other error's message is sent to
-// the model, which may correct itself. A panic is reported without its
-// value or stack.
+// the model, which may correct itself: a call to a tool that was not
+// offered ([ErrToolNotFound]) gets the names of the tools that were, and
+// bad arguments ([*ArgumentError]) what was wrong with them. A panic, or an
+// error wrapping ErrFatal, gives "tool NAME failed" with no detail: that
+// text is for the caller, and the history holding it may be sent to a
+// model again.
 func DefaultToolErrorHandler(ctx context.Context, te *ToolError) (string, error) {
 	if ctx.Err() != nil {
 		return "tool call cancelled", ctx.Err()
 	}
 	if errors.Is(te.Err, ErrFatal) {
-		return ToolErrorText(te), te
+		return toolErrorText(te), te
 	}
-	return ToolErrorText(te), nil
+	return toolErrorText(te), nil
 }
 
-// ToolErrorText is the text the model gets for a failed call: the cause's
+// toolErrorText is the text the model gets for a failed call: the cause's
 // message, or "tool NAME failed" when it is blank. A panic and an error
 // wrapping [ErrFatal] also give "tool NAME failed": their text is for the
 // caller, and the history holding this text may be sent to a model again.
-func ToolErrorText(te *ToolError) string {
+func toolErrorText(te *ToolError) string {
 	if te.Panic != nil {
 		return fmt.Sprintf("tool %s failed: internal error", te.Name)
 	}
@@ -482,9 +489,19 @@ func ToolErrorText(te *ToolError) string {
 	return msg
 }
 
-func unknownToolText(name string, tools []Tool) string {
-	names := make([]string, 0, len(tools))
-	for _, t := range tools {
+// unknownTool is the error of a call to a tool that was not offered; its
+// message, for the model, lists the tools that were.
+type unknownTool struct {
+	name  string
+	tools []Tool
+}
+
+func (unknownTool) Is(target error) bool { return target == ErrToolNotFound }
+
+func (u unknownTool) Error() string {
+	name := u.name
+	names := make([]string, 0, len(u.tools))
+	for _, t := range u.tools {
 		if n := t.Definition().Name; !slices.Contains(names, n) {
 			names = append(names, n)
 		}
@@ -495,7 +512,7 @@ func unknownToolText(name string, tools []Tool) string {
 	return fmt.Sprintf("tool %q does not exist; available tools: %s", name, strings.Join(names, ", "))
 }
 
-// truncationMarker ends a tool result cut to [WithMaxResultBytes].
+// truncationMarker ends a tool result cut to [Limits].MaxResultBytes.
 const truncationMarker = "\n[truncated: result was %d bytes, limit %d]"
 
 func truncate(s string, limit int) string {

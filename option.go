@@ -19,7 +19,7 @@ type toolConfig struct {
 	schema            json.RawMessage
 	returnDirect      bool
 	strict            bool
-	converter         ResultConverter
+	converter         func(any) (string, error)
 	params            []signature.Param
 	timeout           time.Duration
 }
@@ -56,36 +56,41 @@ func WithReturnDirect(direct bool) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.returnDirect = direct })
 }
 
-// WithTimeout bounds each call of the tool, overriding the client's or
-// manager's [WithToolTimeout]. Zero keeps theirs.
+// WithTimeout bounds each call of the tool, in place of the client's or
+// manager's [Limits].ToolTimeout. Zero keeps theirs.
 func WithTimeout(d time.Duration) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.timeout = max(d, 0) })
 }
 
-// WithStrict turns on the strict schema variant for the tool: every
-// property is required and optional ones accept null, as OpenAI's
-// structured outputs demand.
+// WithStrict sends the tool in its strict schema variant and checks its
+// calls against that variant: every property is required and optional ones
+// accept null, as OpenAI's structured outputs demand. [WithStrictTools]
+// does this for every tool of a client or manager.
 func WithStrict(strict bool) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.strict = strict })
 }
 
-// WithConverter sets how the tool's result becomes text for the model.
-func WithConverter(conv ResultConverter) ToolOption {
+// WithConverter sets how the tool's result becomes text for the model, in
+// place of [ConvertResult]. It is not called for a tool that returns no
+// value.
+func WithConverter(conv func(result any) (string, error)) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.converter = conv })
 }
 
-// An Option configures a [Client]: given to [NewClient] and [Client.With]
-// it sets a client-wide default, given to [Prompt.With] it applies to one
-// call. Values of one request (messages, tools, tool context, sampling
-// options) are [Prompt] methods; settings of the loop are options.
-type Option interface{ apply(*config) }
+// A ClientOption configures a [Client]. Where a setting lives: a setting of
+// the loop or of tool execution is an option, given to [NewClient] or
+// [Client.With]; a value of one request (its messages, tools, tool
+// context, tool choice, sampling options, model) is a [Prompt] method. Tools
+// are both: [WithTools] gives the client's default tools, which a Prompt's
+// own replace.
+type ClientOption interface{ apply(*config) }
 
 // A ManagerOption configures how tool calls are executed. [NewManager]
 // takes only these, so an option about a client's loop cannot be given to
-// a Manager and ignored; as an Option, a Client takes them too and hands
-// them to its Manager.
+// a Manager and ignored; a Client takes them too and hands them to its
+// Manager.
 type ManagerOption interface {
-	Option
+	ClientOption
 	executes()
 }
 
@@ -108,63 +113,43 @@ const (
 	defaultConcurrency      = 16
 	defaultMaxArgumentBytes = 1 << 20
 	defaultMaxResultBytes   = 1 << 20
-	defaultMaxArgumentDepth = 10000 // also the most WithMaxArgumentDepth allows
+	defaultMaxArgumentDepth = 10000 // also the most Limits.MaxArgumentDepth allows
 )
 
 type config struct {
 	// execution
-	concurrency      int
-	errorHandler     ToolErrorHandler
-	unknownTool      UnknownToolPolicy
-	toolTimeout      time.Duration
-	converter        ResultConverter
-	maxArgumentBytes int
-	maxArgumentDepth int
-	maxResultBytes   int
-	middleware       Middleware
-	strict           bool
-	hooks            Hooks
+	limits       Limits
+	errorHandler ToolErrorHandler
+	middleware   Middleware
+	strict       bool
+	hooks        Hooks
 
 	// loop
 	maxIterations int
 	tools         []any
-	toolNames     []string
-	toolContext   ToolContext
-	resolver      Resolver
-	providers     []ToolProvider
+	registry      *Registry
+	toolsets      []Toolset
 	eligible      func(*chat.Response) bool
-	noExecution   bool
-	options       chat.Options
-	system        string
 }
 
 func defaultConfig() config {
 	return config{
-		concurrency:      defaultConcurrency,
-		maxIterations:    defaultMaxIterations,
-		maxArgumentBytes: defaultMaxArgumentBytes,
-		maxArgumentDepth: defaultMaxArgumentDepth,
-		maxResultBytes:   defaultMaxResultBytes,
+		limits: Limits{
+			Concurrency:      defaultConcurrency,
+			MaxArgumentBytes: defaultMaxArgumentBytes,
+			MaxArgumentDepth: defaultMaxArgumentDepth,
+			MaxResultBytes:   defaultMaxResultBytes,
+		},
+		maxIterations: defaultMaxIterations,
 	}
 }
 
 // A ToolErrorHandler decides what a failed tool call becomes: a text for the
 // model (return text, nil) or the end of the call (return a non-nil error,
 // which the caller gets). The *ToolError wraps the cause: the tool's error
-// or an *ArgumentError. Calls to tools that were not offered follow
-// [WithUnknownToolPolicy] instead.
+// or an *ArgumentError, or [ErrToolNotFound] for a call to a tool that was
+// not offered.
 type ToolErrorHandler func(ctx context.Context, err *ToolError) (string, error)
-
-// UnknownToolPolicy says what a call to a tool that was not offered does.
-type UnknownToolPolicy int
-
-const (
-	// UnknownToolReport tells the model the tool does not exist and which
-	// tools do. The default.
-	UnknownToolReport UnknownToolPolicy = iota
-	// UnknownToolAbort ends the call with an error wrapping ErrToolNotFound.
-	UnknownToolAbort
-)
 
 // Hooks observe the loop, e.g. for logging with log/slog, metrics or
 // tracing. Nil fields cost nothing. Hooks may be called concurrently (tool
@@ -208,11 +193,58 @@ type ModelCall struct {
 	Duration time.Duration
 }
 
-// WithConcurrency bounds how many tool calls of one response run at once,
-// 16 by default. 1 runs them one after another, in call order; zero means
-// the default; [NoLimit] runs them all at once.
-func WithConcurrency(n int) ManagerOption {
-	return execOption(func(c *config) { c.concurrency = limit(n, defaultConcurrency) })
+// Limits bound the tool calls of a [Client] or [Manager]. A zero field means
+// the default and [NoLimit] removes the limit; given again, [WithLimits]
+// changes only the fields that are set.
+type Limits struct {
+	// Concurrency bounds how many tool calls of one reply run at once, 16
+	// by default. 1 runs them one after another, in call order; NoLimit
+	// runs them all at once.
+	Concurrency int
+	// ToolTimeout bounds each tool call; a tool past it gets its context
+	// cancelled and the model is told it timed out. A tool's own
+	// [WithTimeout] wins. Tools must honour their context: a round ends
+	// only when each of its tools has returned, so one that ignores its
+	// context holds up the call. There is no timeout by default.
+	ToolTimeout time.Duration
+	// MaxArgumentBytes bounds the size of one call's arguments, 1 MiB by
+	// default; larger arguments are refused and the model is told the
+	// limit.
+	MaxArgumentBytes int
+	// MaxArgumentDepth bounds how deeply arrays and objects may nest in
+	// one call's arguments; deeper arguments are refused and the model is
+	// told the limit. The default, 10,000 levels, is also the most: NoLimit
+	// and larger numbers mean the default.
+	MaxArgumentDepth int
+	// MaxResultBytes bounds the size of one tool result, 1 MiB by default;
+	// a longer result is cut and ends with a line saying so ("[truncated:
+	// result was N bytes, limit L]").
+	MaxResultBytes int
+}
+
+// WithLimits sets the fields of l that are not zero.
+func WithLimits(l Limits) ManagerOption {
+	return execOption(func(c *config) {
+		cur := &c.limits
+		if l.Concurrency != 0 {
+			cur.Concurrency = limit(l.Concurrency, defaultConcurrency)
+		}
+		if l.ToolTimeout != 0 {
+			cur.ToolTimeout = max(l.ToolTimeout, 0)
+		}
+		if l.MaxArgumentBytes != 0 {
+			cur.MaxArgumentBytes = limit(l.MaxArgumentBytes, defaultMaxArgumentBytes)
+		}
+		if n := l.MaxArgumentDepth; n != 0 {
+			if n < 1 || n > defaultMaxArgumentDepth {
+				n = defaultMaxArgumentDepth
+			}
+			cur.MaxArgumentDepth = n
+		}
+		if l.MaxResultBytes != 0 {
+			cur.MaxResultBytes = limit(l.MaxResultBytes, defaultMaxResultBytes)
+		}
+	})
 }
 
 // WithToolErrorHandler replaces [DefaultToolErrorHandler].
@@ -220,35 +252,8 @@ func WithToolErrorHandler(h ToolErrorHandler) ManagerOption {
 	return execOption(func(c *config) { c.errorHandler = h })
 }
 
-// WithUnknownToolPolicy sets what a call to a tool not offered does.
-func WithUnknownToolPolicy(p UnknownToolPolicy) ManagerOption {
-	return execOption(func(c *config) { c.unknownTool = p })
-}
-
-// WithToolTimeout bounds each tool call; a tool past it gets its context
-// cancelled and the model is told it timed out. Tools must honour their
-// context: a round ends only when each of its tools has returned, so one
-// that ignores its context holds up the call. There is no timeout by
-// default; zero means the default, and so does [NoLimit].
-func WithToolTimeout(d time.Duration) ManagerOption {
-	return execOption(func(c *config) { c.toolTimeout = max(d, 0) })
-}
-
-// WithResultConverter sets the converter for tools that have none of their
-// own.
-func WithResultConverter(conv ResultConverter) ManagerOption {
-	return execOption(func(c *config) { c.converter = conv })
-}
-
-// WithMaxArgumentBytes bounds the size of one call's arguments, 1 MiB by
-// default; larger arguments are refused and the model is told the limit.
-// Zero means the default; [NoLimit] removes the limit.
-func WithMaxArgumentBytes(n int) ManagerOption {
-	return execOption(func(c *config) { c.maxArgumentBytes = limit(n, defaultMaxArgumentBytes) })
-}
-
-// limit reads a limit option: NoLimit is the largest int, zero (or any
-// other negative number) the default.
+// limit reads a limit: NoLimit is the largest int, zero (or any other
+// negative number) the default.
 func limit(n, def int) int {
 	switch {
 	case n == NoLimit:
@@ -259,29 +264,9 @@ func limit(n, def int) int {
 	return n
 }
 
-// WithMaxArgumentDepth bounds how deeply arrays and objects may nest in
-// one call's arguments; deeper arguments are refused and the model is told
-// the limit. The default, 10,000 levels, is also the most: zero, [NoLimit]
-// and larger numbers mean the default.
-func WithMaxArgumentDepth(n int) ManagerOption {
-	return execOption(func(c *config) {
-		if n < 1 || n > defaultMaxArgumentDepth {
-			n = defaultMaxArgumentDepth
-		}
-		c.maxArgumentDepth = n
-	})
-}
-
-// WithMaxResultBytes bounds the size of one tool result, 1 MiB by default;
-// a longer result is cut and ends with a line saying so ("[truncated:
-// result was N bytes, limit L]"). Zero means the default; [NoLimit]
-// removes the limit.
-func WithMaxResultBytes(n int) ManagerOption {
-	return execOption(func(c *config) { c.maxResultBytes = limit(n, defaultMaxResultBytes) })
-}
-
-// WithStrictTools sends every tool in its strict variant (see [WithStrict]),
-// whatever its schema's origin, and checks its calls against that variant.
+// WithStrictTools sends every tool in its strict variant, as [WithStrict]
+// does for one, whatever the tool's origin (a Go type, [NewTool], a tool of
+// your own), and checks its calls against that variant.
 func WithStrictTools() ManagerOption {
 	return execOption(func(c *config) { c.strict = true })
 }
@@ -289,7 +274,7 @@ func WithStrictTools() ManagerOption {
 // Middleware wraps each tool call a [Client] or [Manager] runs, e.g. for
 // logging, authorisation or caching. It runs after the call's arguments
 // passed the tool's schema (a call that fails never reaches it), inside the
-// tool's timeout, and before the result is cut to [WithMaxResultBytes] and
+// tool's timeout, and before the result is cut to [Limits].MaxResultBytes and
 // the error policy applies. call holds the checked arguments, with "{}" for
 // empty or null ones. next runs the tool, or the next middleware. A
 // middleware may return without calling next, to refuse a call or answer
@@ -327,58 +312,35 @@ func WithHooks(h Hooks) ManagerOption {
 // WithMaxIterations sets how many tool rounds a call may take, 10 by
 // default; past it the call ends with [ErrMaxIterations]. Zero means the
 // default; [NoLimit] removes the bound, for a model you trust to stop.
-func WithMaxIterations(n int) Option {
+func WithMaxIterations(n int) ClientOption {
 	return optionFunc(func(c *config) { c.maxIterations = limit(n, defaultMaxIterations) })
 }
 
 // WithTools sets a client's default tools: [Tool] values, []Tool slices,
 // or objects with [Method] fields. Tools given to a prompt replace them.
-func WithTools(tools ...any) Option {
+func WithTools(tools ...any) ClientOption {
 	return optionFunc(func(c *config) { c.tools = append([]any(nil), tools...) })
 }
 
-// WithToolNames sets a client's default tools by name, resolved with its
-// [Resolver].
-func WithToolNames(names ...string) Option {
-	return optionFunc(func(c *config) { c.toolNames = append([]string(nil), names...) })
+// WithRegistry sets the registry that [Prompt.ToolNames] finds tools in.
+func WithRegistry(r *Registry) ClientOption {
+	return optionFunc(func(c *config) { c.registry = r })
 }
 
-// WithToolContext sets a client's default tool context; a prompt's values
-// win per key.
-func WithToolContext(m map[string]any) ManagerOption {
-	return execOption(func(c *config) { c.toolContext = c.toolContext.Merge(NewToolContext(m)) })
+// WithToolset adds a toolset, asked for tools before each model request;
+// they are offered beside the prompt's or client's tools.
+func WithToolset(ts Toolset) ClientOption {
+	return optionFunc(func(c *config) {
+		if ts != nil {
+			c.toolsets = append(c.toolsets, ts)
+		}
+	})
 }
 
-// WithResolver sets how tool names are resolved (see [Registry]).
-func WithResolver(r Resolver) Option {
-	return optionFunc(func(c *config) { c.resolver = r })
-}
-
-// WithToolProvider adds a provider asked for tools before each model
-// request.
-func WithToolProvider(p ToolProvider) Option {
-	return optionFunc(func(c *config) { c.providers = append(c.providers, p) })
-}
-
-// WithEligibility replaces the test deciding whether a response's tool
-// calls are executed. The default executes when the response has tool
-// calls.
-func WithEligibility(f func(*chat.Response) bool) Option {
+// WithEligibility replaces the test deciding whether a reply's tool calls
+// are executed; the default executes when the reply has tool calls. A test
+// that returns false makes Call return that reply with its calls
+// untouched, for a loop of the caller's own (see [Manager]).
+func WithEligibility(f func(*chat.Response) bool) ClientOption {
 	return optionFunc(func(c *config) { c.eligible = f })
-}
-
-// WithoutToolExecution makes Call return the first model response with its
-// tool calls untouched, for a loop of the caller's own (see [Manager]).
-func WithoutToolExecution() Option {
-	return optionFunc(func(c *config) { c.noExecution = true })
-}
-
-// WithOptions sets a client's default sampling options.
-func WithOptions(o chat.Options) Option {
-	return optionFunc(func(c *config) { c.options = o })
-}
-
-// WithSystem sets a client's default system message.
-func WithSystem(text string) Option {
-	return optionFunc(func(c *config) { c.system = text })
 }

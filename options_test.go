@@ -61,13 +61,13 @@ type optExec struct {
 	tc    map[string]any // the tool context of Execute's ctx
 	tools []toolcall.Tool
 	calls []chat.ToolCall
-	check func(t *testing.T, ex *toolcall.Execution, err error)
+	check func(t *testing.T, ex *toolcall.Response, err error)
 }
 
 type optRow struct {
 	name string
-	opt  toolcall.Option
-	base []toolcall.Option // given to NewClient on every path
+	opt  toolcall.ClientOption
+	base []toolcall.ClientOption // given to NewClient on every path
 	call func(t *testing.T, on bool) optCall
 	exec func(t *testing.T, on bool) optExec // ManagerOptions only
 }
@@ -101,7 +101,7 @@ func optOneTool(tool toolcall.Tool, args string, check func(t *testing.T, e tool
 		return optExec{
 			tools: []toolcall.Tool{tool},
 			calls: []chat.ToolCall{tt.Call("c1", name, args)},
-			check: func(t *testing.T, ex *toolcall.Execution, err error) {
+			check: func(t *testing.T, ex *toolcall.Response, err error) {
 				require.NoError(t, err)
 				require.Len(t, ex.Executions, 1)
 				check(t, ex.Executions[0])
@@ -182,8 +182,6 @@ func optRows() []optRow {
 			},
 		}
 	}
-	temp := 0.25
-
 	rows := []optRow{
 		{name: "WithMaxIterations", opt: toolcall.WithMaxIterations(1), call: func(t *testing.T, on bool) optCall {
 			ping := optPing(nil)
@@ -205,11 +203,7 @@ func optRows() []optRow {
 		{name: "WithTools", opt: toolcall.WithTools(optPing(nil)), call: func(t *testing.T, on bool) optCall {
 			return optCall{script: []tt.Reply{tt.Text("done")}, check: func(t *testing.T, r optResult) { offered(t, r, on) }}
 		}},
-		{name: "WithToolNames", opt: toolcall.WithToolNames("ping"), base: []toolcall.Option{toolcall.WithResolver(&registry)},
-			call: func(t *testing.T, on bool) optCall {
-				return optCall{script: []tt.Reply{tt.Text("done")}, check: func(t *testing.T, r optResult) { offered(t, r, on) }}
-			}},
-		{name: "WithResolver", opt: toolcall.WithResolver(&registry), call: func(t *testing.T, on bool) optCall {
+		{name: "WithRegistry", opt: toolcall.WithRegistry(&registry), call: func(t *testing.T, on bool) optCall {
 			return optCall{
 				script: []tt.Reply{tt.Text("done")},
 				prompt: func(p *toolcall.Prompt) *toolcall.Prompt { return p.ToolNames("ping") },
@@ -223,35 +217,12 @@ func optRows() []optRow {
 				},
 			}
 		}},
-		{name: "WithToolProvider", opt: toolcall.WithToolProvider(toolcall.ToolProviderFunc(func(context.Context, *chat.Request) ([]toolcall.Tool, error) {
+		{name: "WithToolset", opt: toolcall.WithToolset(toolsetFunc(func(context.Context, *chat.Request) ([]toolcall.Tool, error) {
 			return []toolcall.Tool{optPing(nil)}, nil
 		})), call: func(t *testing.T, on bool) optCall {
 			return optCall{script: []tt.Reply{tt.Text("done")}, check: func(t *testing.T, r optResult) { offered(t, r, on) }}
 		}},
 		{name: "WithEligibility", opt: toolcall.WithEligibility(func(*chat.Response) bool { return false }), call: notRun},
-		{name: "WithoutToolExecution", opt: toolcall.WithoutToolExecution(), call: notRun},
-		{name: "WithOptions", opt: toolcall.WithOptions(chat.Options{Temperature: &temp}), call: func(t *testing.T, on bool) optCall {
-			return optCall{script: []tt.Reply{tt.Text("done")}, check: func(t *testing.T, r optResult) {
-				require.NoError(t, r.err)
-				if on {
-					require.NotNil(t, r.reqs[0].Options.Temperature)
-					assert.InDelta(t, 0.25, *r.reqs[0].Options.Temperature, 0)
-				} else {
-					assert.Nil(t, r.reqs[0].Options.Temperature)
-				}
-			}}
-		}},
-		{name: "WithSystem", opt: toolcall.WithSystem("Be brief."), call: func(t *testing.T, on bool) optCall {
-			return optCall{script: []tt.Reply{tt.Text("done")}, check: func(t *testing.T, r optResult) {
-				require.NoError(t, r.err)
-				first := r.reqs[0].Messages[0]
-				if on {
-					assert.Equal(t, chat.SystemMessage("Be brief."), first)
-				} else {
-					assert.Equal(t, chat.RoleUser, first.Role)
-				}
-			}}
-		}},
 	}
 
 	// Execution options: each row runs on the client paths and through
@@ -267,7 +238,7 @@ func optRows() []optRow {
 			assert.Equal(t, fmt.Sprint(i), e.Result, "results in call order")
 		}
 	}
-	rows = append(rows, optRow{name: "WithConcurrency", opt: toolcall.WithConcurrency(1),
+	rows = append(rows, optRow{name: "WithLimits/Concurrency", opt: toolcall.WithLimits(toolcall.Limits{Concurrency: 1}),
 		call: func(t *testing.T, on bool) optCall {
 			step, peak := optBarrierStep(3, !on)
 			return optCall{
@@ -281,7 +252,7 @@ func optRows() []optRow {
 		},
 		exec: func(t *testing.T, on bool) optExec {
 			step, peak := optBarrierStep(3, !on)
-			return optExec{tools: []toolcall.Tool{step}, calls: optSteps(3), check: func(t *testing.T, ex *toolcall.Execution, err error) {
+			return optExec{tools: []toolcall.Tool{step}, calls: optSteps(3), check: func(t *testing.T, ex *toolcall.Response, err error) {
 				require.NoError(t, err)
 				concCheck(t, on, peak, ex.Executions)
 			}}
@@ -307,7 +278,15 @@ func optRows() []optRow {
 			assert.True(t, e.IsError)
 			assert.Equal(t, map[bool]string{true: "handled: fail", false: "boom"}[on], e.Result)
 		}},
-		{"WithToolTimeout", toolcall.WithToolTimeout(10 * time.Millisecond), toolcall.MustFunc("wait", "Waits for its deadline", func(ctx context.Context, _ struct{}) (string, error) {
+		{"WithToolErrorHandler/unknown tool", toolcall.WithToolErrorHandler(func(ctx context.Context, te *toolcall.ToolError) (string, error) {
+			if errors.Is(te, toolcall.ErrToolNotFound) {
+				return "no such tool: " + te.Name, nil
+			}
+			return toolcall.DefaultToolErrorHandler(ctx, te)
+		}), optPing(nil), `{}`, func(t *testing.T, on bool, e toolcall.ToolExecution) {
+			assert.Equal(t, "pong", e.Result, "a tool that exists is not the handler's")
+		}},
+		{"WithLimits/ToolTimeout", toolcall.WithLimits(toolcall.Limits{ToolTimeout: 10 * time.Millisecond}), toolcall.MustFunc("wait", "Waits for its deadline", func(ctx context.Context, _ struct{}) (string, error) {
 			if _, ok := ctx.Deadline(); !ok {
 				return "no deadline", nil
 			}
@@ -317,12 +296,7 @@ func optRows() []optRow {
 			assert.Equal(t, on, e.IsError)
 			assert.Equal(t, map[bool]string{true: "timed out after 10ms: context deadline exceeded", false: "no deadline"}[on], e.Result)
 		}},
-		{"WithResultConverter", toolcall.WithResultConverter(func(v any) (string, error) { return fmt.Sprintf("converted:%v", v), nil }),
-			toolcall.MustFunc("seven", "Seven", func(context.Context, struct{}) (int, error) { return 7, nil }), `{}`,
-			func(t *testing.T, on bool, e toolcall.ToolExecution) {
-				assert.Equal(t, map[bool]string{true: "converted:7", false: "7"}[on], e.Result)
-			}},
-		{"WithMaxArgumentBytes", toolcall.WithMaxArgumentBytes(8), toolcall.MustFunc("echo", "Echo", func(_ context.Context, in struct {
+		{"WithLimits/MaxArgumentBytes", toolcall.WithLimits(toolcall.Limits{MaxArgumentBytes: 8}), toolcall.MustFunc("echo", "Echo", func(_ context.Context, in struct {
 			Text string `json:"text"`
 		}) (string, error) {
 			return in.Text, nil
@@ -334,7 +308,7 @@ func optRows() []optRow {
 				assert.Equal(t, "0123456789", e.Result)
 			}
 		}},
-		{"WithMaxArgumentDepth", toolcall.WithMaxArgumentDepth(2), toolcall.MustFunc("nest", "Nested", func(_ context.Context, in nested) (int, error) {
+		{"WithLimits/MaxArgumentDepth", toolcall.WithLimits(toolcall.Limits{MaxArgumentDepth: 2}), toolcall.MustFunc("nest", "Nested", func(_ context.Context, in nested) (int, error) {
 			return len(in.V), nil
 		}), `{"v":[[1]]}`, func(t *testing.T, on bool, e toolcall.ToolExecution) {
 			assert.Equal(t, on, e.IsError)
@@ -344,7 +318,7 @@ func optRows() []optRow {
 				assert.Equal(t, "1", e.Result)
 			}
 		}},
-		{"WithMaxResultBytes", toolcall.WithMaxResultBytes(4), toolcall.MustFunc("long", "Long", func(context.Context, struct{}) (string, error) {
+		{"WithLimits/MaxResultBytes", toolcall.WithLimits(toolcall.Limits{MaxResultBytes: 4}), toolcall.MustFunc("long", "Long", func(context.Context, struct{}) (string, error) {
 			return "0123456789", nil
 		}), `{}`, func(t *testing.T, on bool, e toolcall.ToolExecution) {
 			assert.Equal(t, map[bool]string{true: "0123\n[truncated: result was 10 bytes, limit 4]", false: "0123456789"}[on], e.Result)
@@ -354,11 +328,6 @@ func optRows() []optRow {
 			return "[" + s + "]", err
 		}), optPing(nil), `{}`, func(t *testing.T, on bool, e toolcall.ToolExecution) {
 			assert.Equal(t, map[bool]string{true: "[pong]", false: "pong"}[on], e.Result)
-		}},
-		{"WithToolContext", toolcall.WithToolContext(map[string]any{"tenant": "acme"}), toolcall.MustFunc("tenant", "Tenant", func(ctx context.Context, _ struct{}) (string, error) {
-			return fmt.Sprint(toolcall.ToolContextFrom(ctx).Value("tenant")), nil
-		}), `{}`, func(t *testing.T, on bool, e toolcall.ToolExecution) {
-			assert.Equal(t, map[bool]string{true: "acme", false: "<nil>"}[on], e.Result)
 		}},
 	} {
 		rows = append(rows, optRow{name: o.name, opt: o.opt,
@@ -372,41 +341,6 @@ func optRows() []optRow {
 			},
 		})
 	}
-
-	unknown := func(on bool, err error, e toolcall.ToolExecution, t *testing.T) {
-		t.Helper()
-		assert.True(t, e.IsError)
-		assert.ErrorIs(t, e.Err, toolcall.ErrToolNotFound)
-		if on {
-			assert.ErrorIs(t, err, toolcall.ErrToolNotFound)
-		} else {
-			assert.NoError(t, err)
-			assert.Equal(t, `tool "nope" does not exist; available tools: ping`, e.Result)
-		}
-	}
-	rows = append(rows, optRow{name: "WithUnknownToolPolicy", opt: toolcall.WithUnknownToolPolicy(toolcall.UnknownToolAbort),
-		call: func(t *testing.T, on bool) optCall {
-			ping := optPing(nil)
-			return optCall{
-				script: []tt.Reply{tt.ToolCalls(tt.Call("c1", "nope", `{}`)), tt.Text("done")},
-				prompt: func(p *toolcall.Prompt) *toolcall.Prompt { return p.Tools(ping) },
-				check: func(t *testing.T, r optResult) {
-					require.NotNil(t, r.resp)
-					require.Len(t, r.resp.Executions, 1)
-					unknown(on, r.err, r.resp.Executions[0], t)
-					assert.Len(t, r.reqs, map[bool]int{true: 1, false: 2}[on])
-					assertValidHistory(t, r.resp.History)
-				},
-			}
-		},
-		exec: func(t *testing.T, on bool) optExec {
-			return optExec{tools: []toolcall.Tool{optPing(nil)}, calls: []chat.ToolCall{tt.Call("c1", "nope", `{}`)},
-				check: func(t *testing.T, ex *toolcall.Execution, err error) {
-					require.Len(t, ex.Executions, 1)
-					unknown(on, err, ex.Executions[0], t)
-				}}
-		},
-	})
 
 	type strictArgs struct {
 		City string `json:"city"`
@@ -482,7 +416,7 @@ func hooksRow() optRow {
 			c := &counters{}
 			tool := toolcall.MustFunc("ping", "Ping", func(context.Context, struct{}) (string, error) { return "pong", nil })
 			return optExec{tc: map[string]any{"hooks": c}, tools: []toolcall.Tool{tool}, calls: []chat.ToolCall{tt.Call("c1", "ping", `{}`)},
-				check: func(t *testing.T, ex *toolcall.Execution, err error) {
+				check: func(t *testing.T, ex *toolcall.Response, err error) {
 					require.NoError(t, err)
 					require.Len(t, ex.Executions, 1)
 					n := map[bool]int32{true: 1, false: 0}[on]
@@ -532,7 +466,7 @@ func optBuild(ctor string, opts ...toolcall.ToolOption) (toolcall.Tool, error) {
 }
 
 // optRunTool executes one call of tool through a Manager.
-func optRunTool(t *testing.T, tool toolcall.Tool, name, args string) (*toolcall.Execution, toolcall.ToolExecution) {
+func optRunTool(t *testing.T, tool toolcall.Tool, name, args string) (*toolcall.Response, toolcall.ToolExecution) {
 	t.Helper()
 	ex, err := toolcall.NewManager().Execute(context.Background(), []toolcall.Tool{tool},
 		&chat.Request{Messages: []chat.Message{chat.UserMessage("go")}},
@@ -585,7 +519,7 @@ func toolOptRows() []toolOptRow {
 			ok(t, err)
 			assert.Equal(t, on, tool.Metadata().ReturnDirect)
 			ex, _ := optRunTool(t, tool, "base", `{"n":1}`)
-			assert.Equal(t, on, ex.ReturnDirect)
+			assert.Equal(t, on, ex.ReturnedDirect)
 		}},
 		{"WithTimeout", toolcall.WithTimeout(10 * time.Millisecond), all, nil, func(t *testing.T, on bool, tool toolcall.Tool, err error) {
 			ok(t, err)
@@ -621,7 +555,7 @@ func toolOptRows() []toolOptRow {
 			},
 			func(t *testing.T, on bool, tool toolcall.Tool, err error) {
 				if !on {
-					require.ErrorIs(t, err, toolcall.ErrUnsupportedSignature, "several parameters need names")
+					require.ErrorIs(t, err, toolcall.ErrInvalidTool, "several parameters need names")
 					return
 				}
 				ok(t, err)
@@ -634,7 +568,7 @@ func toolOptRows() []toolOptRow {
 func TestEveryOptionTakesEffect(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	call := func(t *testing.T, m *optModel, c *toolcall.Client, row optRow, on, stream bool, extra ...toolcall.Option) {
+	call := func(t *testing.T, m *optModel, c *toolcall.Client, row optRow, on, stream bool) {
 		t.Helper()
 		oc := row.call(t, on)
 		model := m.script(oc.script...)
@@ -642,7 +576,6 @@ func TestEveryOptionTakesEffect(t *testing.T) {
 		if oc.prompt != nil {
 			p = oc.prompt(p)
 		}
-		p = p.With(extra...)
 		var r optResult
 		if stream {
 			for ev, err := range p.Stream(ctx) {
@@ -677,7 +610,7 @@ func TestEveryOptionTakesEffect(t *testing.T) {
 			paths := map[string]func(t *testing.T){
 				"NewClient": func(t *testing.T) {
 					m := &optModel{}
-					call(t, m, toolcall.NewClient(m, append(append([]toolcall.Option(nil), row.base...), row.opt)...), row, true, false)
+					call(t, m, toolcall.NewClient(m, append(append([]toolcall.ClientOption(nil), row.base...), row.opt)...), row, true, false)
 					call(t, m, toolcall.NewClient(m, row.base...), row, false, false)
 				},
 				"Client.With": func(t *testing.T) {
@@ -686,17 +619,11 @@ func TestEveryOptionTakesEffect(t *testing.T) {
 					call(t, m, base.With(row.opt), row, true, false)
 					call(t, m, base, row, false, false) // the receiver is unchanged
 				},
-				"Prompt.With": func(t *testing.T) {
+				"Client.With/Stream": func(t *testing.T) {
 					m := &optModel{}
-					c := toolcall.NewClient(m, row.base...)
-					call(t, m, c, row, true, false, row.opt)
-					call(t, m, c, row, false, false) // only that call
-				},
-				"Prompt.With/Stream": func(t *testing.T) {
-					m := &optModel{}
-					c := toolcall.NewClient(m, row.base...)
-					call(t, m, c, row, true, true, row.opt)
-					call(t, m, c, row, false, true)
+					base := toolcall.NewClient(m, row.base...)
+					call(t, m, base.With(row.opt), row, true, true)
+					call(t, m, base, row, false, true)
 				},
 			}
 			if row.exec != nil {
@@ -741,5 +668,91 @@ func TestEveryOptionTakesEffect(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// TestEveryPromptMethodTakesEffect: each Prompt method sets a value of its
+// own call only, on Call and on Stream.
+func TestEveryPromptMethodTakesEffect(t *testing.T) {
+	t.Parallel()
+	temp := 0.25
+	var registry toolcall.Registry
+	require.NoError(t, registry.Register(optPing(nil)))
+	tenant := toolcall.MustFunc("tenant", "Tenant", func(ctx context.Context, _ struct{}) (string, error) {
+		return fmt.Sprint(toolcall.ToolContextFrom(ctx).Value("tenant")), nil
+	})
+	rows := []struct {
+		name  string
+		set   func(*toolcall.Prompt) *toolcall.Prompt
+		check func(t *testing.T, on bool, req *chat.Request, resp *toolcall.Response)
+	}{
+		{"System", func(p *toolcall.Prompt) *toolcall.Prompt { return p.System("Be brief.") },
+			func(t *testing.T, on bool, req *chat.Request, _ *toolcall.Response) {
+				assert.Equal(t, on, req.Messages[0].Role == chat.RoleSystem && req.Messages[0].Content == "Be brief.")
+			}},
+		{"Messages", func(p *toolcall.Prompt) *toolcall.Prompt { return p.Messages(chat.AssistantMessage("earlier")) },
+			func(t *testing.T, on bool, req *chat.Request, _ *toolcall.Response) {
+				assert.Len(t, req.Messages, map[bool]int{true: 2, false: 1}[on])
+			}},
+		{"Tools", func(p *toolcall.Prompt) *toolcall.Prompt { return p.Tools(optPing(nil)) },
+			func(t *testing.T, on bool, req *chat.Request, _ *toolcall.Response) {
+				assert.Equal(t, on, len(req.Tools) == 1)
+			}},
+		{"ToolNames", func(p *toolcall.Prompt) *toolcall.Prompt { return p.ToolNames("ping") },
+			func(t *testing.T, on bool, req *chat.Request, _ *toolcall.Response) {
+				assert.Equal(t, on, len(req.Tools) == 1)
+			}},
+		{"ToolContext", func(p *toolcall.Prompt) *toolcall.Prompt {
+			return p.ToolContext(map[string]any{"tenant": "acme"})
+		}, func(t *testing.T, on bool, _ *chat.Request, resp *toolcall.Response) {
+			require.Len(t, resp.Executions, 1)
+			assert.Equal(t, map[bool]string{true: "acme", false: "<nil>"}[on], resp.Executions[0].Result)
+		}},
+		{"ToolChoice", func(p *toolcall.Prompt) *toolcall.Prompt {
+			return p.ToolChoice(chat.ToolChoice{Mode: chat.ToolChoiceNone})
+		}, func(t *testing.T, on bool, req *chat.Request, _ *toolcall.Response) {
+			assert.Equal(t, on, req.ToolChoice.Mode == chat.ToolChoiceNone)
+		}},
+		{"Options", func(p *toolcall.Prompt) *toolcall.Prompt { return p.Options(chat.Options{Temperature: &temp}) },
+			func(t *testing.T, on bool, req *chat.Request, _ *toolcall.Response) {
+				assert.Equal(t, on, req.Options.Temperature != nil)
+			}},
+		{"Model", func(p *toolcall.Prompt) *toolcall.Prompt { return p.Model("other") },
+			func(t *testing.T, on bool, req *chat.Request, _ *toolcall.Response) {
+				assert.Equal(t, map[bool]string{true: "other"}[on], req.Model)
+			}},
+	}
+	for _, row := range rows {
+		for _, stream := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/stream=%v", row.name, stream), func(t *testing.T) {
+				t.Parallel()
+				m := &optModel{}
+				c := toolcall.NewClient(m, toolcall.WithRegistry(&registry))
+				for _, on := range []bool{true, false} {
+					model := m.script(tt.ToolCalls(tt.Call("c1", "tenant", `{}`)), tt.Text("done"))
+					p := c.Prompt("go").Tools(tenant)
+					if row.name == "Tools" || row.name == "ToolNames" {
+						model = m.script(tt.Text("done"))
+						p = c.Prompt("go")
+					}
+					if on {
+						p = row.set(p)
+					}
+					var resp *toolcall.Response
+					var err error
+					if stream {
+						for ev, e := range p.Stream(context.Background()) {
+							if e != nil || ev.Kind == toolcall.EventDone {
+								resp, err = ev.Response, e
+							}
+						}
+					} else {
+						resp, err = p.Call(context.Background())
+					}
+					require.NoError(t, err)
+					row.check(t, on, model.Requests()[0], resp)
+				}
+			})
+		}
 	}
 }

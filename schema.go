@@ -55,7 +55,7 @@ var schemaCache sync.Map // reflect.Type -> *typeSchema
 
 func schemaOf(t reflect.Type) (*typeSchema, error) {
 	if t == nil {
-		return nil, &DefinitionError{Err: fmt.Errorf("%w: nil type", ErrUnsupportedType)}
+		return nil, &DefinitionError{Err: fmt.Errorf("%w: nil type", errUnsupportedType)}
 	}
 	if s, ok := schemaCache.Load(t); ok {
 		ts := s.(*typeSchema)
@@ -73,10 +73,10 @@ func buildSchema(t reflect.Type) *typeSchema {
 	if err != nil {
 		var se *schema.Error
 		if !errors.As(err, &se) {
-			ts.err = &DefinitionError{Type: t.String(), Err: fmt.Errorf("%w: %v", ErrUnsupportedType, err)}
+			ts.err = &DefinitionError{Type: t.String(), Err: fmt.Errorf("%w: %v", errUnsupportedType, err)}
 			return ts
 		}
-		sentinel := ErrUnsupportedType
+		sentinel := errUnsupportedType
 		if se.Tag {
 			sentinel = ErrInvalidTool
 		}

@@ -66,7 +66,7 @@ func normalized(r *toolcall.Response) *toolcall.Response {
 
 // assertSameAsCall runs the prompt again with Call on a fresh model and
 // checks it ends as the stream did: same error text, same Response.
-func assertSameAsCall(t *testing.T, model *tt.Model, opts []toolcall.Option, tools []any, streamResp *toolcall.Response, streamErr error) {
+func assertSameAsCall(t *testing.T, model *tt.Model, opts []toolcall.ClientOption, tools []any, streamResp *toolcall.Response, streamErr error) {
 	t.Helper()
 	resp, err := toolcall.NewClient(model, opts...).Prompt("go").Tools(tools...).Call(context.Background())
 	if streamErr == nil {
@@ -274,7 +274,7 @@ func TestStreamPolicies(t *testing.T) {
 			}),
 			queryTool(t, "lookup", &runs, nil, func(context.Context, string) (string, error) { return "found", nil }),
 		}
-		opts := []toolcall.Option{toolcall.WithConcurrency(1)}
+		opts := []toolcall.ClientOption{toolcall.WithLimits(toolcall.Limits{Concurrency: 1})}
 		script := func() *tt.Model {
 			return tt.NewModel(tt.ToolCalls(tt.Call("c1", "charge", `{"q":"10"}`), tt.Call("c2", "lookup", `{"q":"x"}`)), tt.Text("unused"))
 		}
@@ -334,7 +334,7 @@ func TestStreamPolicies(t *testing.T) {
 		t.Parallel()
 		var runs atomic.Int32
 		tools := []any{queryTool(t, "ping", &runs, nil, func(context.Context, string) (string, error) { return "pong", nil })}
-		opts := []toolcall.Option{toolcall.WithMaxIterations(2)}
+		opts := []toolcall.ClientOption{toolcall.WithMaxIterations(2)}
 		script := func() *tt.Model {
 			return tt.NewFuncModel(func(req *chat.Request) (*chat.Response, error) {
 				return tt.ToolCalls(tt.Call(fmt.Sprintf("c%d", len(req.Messages)), "ping", `{"q":"x"}`)).Response, nil

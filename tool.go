@@ -39,7 +39,7 @@ type Metadata struct {
 	// back to the model, when every tool called in a response has it.
 	ReturnDirect bool
 	// Timeout bounds each call of the tool; zero leaves it to the
-	// client's or manager's [WithToolTimeout].
+	// client's or manager's [Limits].ToolTimeout.
 	Timeout time.Duration
 }
 
@@ -140,17 +140,17 @@ func checkObjectSchema(name string, schema *jsonnode.Object) error {
 // as OpenAI and most providers require.
 func checkName(name string) error {
 	if name == "" {
-		return fmt.Errorf("%w: tool name is empty", ErrInvalidName)
+		return fmt.Errorf("%w: tool name is empty", errInvalidName)
 	}
 	if len(name) > 64 {
-		return fmt.Errorf("%w: %q is %d bytes long, the limit is 64", ErrInvalidName, name, len(name))
+		return fmt.Errorf("%w: %q is %d bytes long, the limit is 64", errInvalidName, name, len(name))
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		if c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
 			continue
 		}
-		return fmt.Errorf("%w: %q has %q at byte %d; names must match ^[a-zA-Z0-9_-]{1,64}$", ErrInvalidName, name, rune(c), i)
+		return fmt.Errorf("%w: %q has %q at byte %d; names must match ^[a-zA-Z0-9_-]{1,64}$", errInvalidName, name, rune(c), i)
 	}
 	return nil
 }

@@ -98,7 +98,7 @@ func TestWrappedToolsCheckLikeBareOnes(t *testing.T) {
 		ran     int32
 		checks  int32
 	}
-	run := func(t *testing.T, tool toolcall.Tool, args string, opts ...toolcall.Option) outcome {
+	run := func(t *testing.T, tool toolcall.Tool, args string, opts ...toolcall.ClientOption) outcome {
 		t.Helper()
 		runs.Store(0)
 		checks.Store(0)
@@ -111,7 +111,7 @@ func TestWrappedToolsCheckLikeBareOnes(t *testing.T) {
 	}
 	for _, bare := range []toolcall.Tool{weather, raw} {
 		for _, strict := range []bool{false, true} {
-			var opts []toolcall.Option
+			var opts []toolcall.ClientOption
 			want := func(c struct {
 				name, args   string
 				ok, okStrict bool
@@ -176,7 +176,7 @@ func TestMiddlewareOrderAndRefusal(t *testing.T) {
 		tt.Call("c2", "echo", `{"text":1}`),
 		tt.Call("c3", "echo", `{"text":"forbidden"}`),
 	), tt.Text("done"))
-	resp, err := toolcall.NewClient(model, toolcall.WithConcurrency(1),
+	resp, err := toolcall.NewClient(model, toolcall.WithLimits(toolcall.Limits{Concurrency: 1}),
 		toolcall.WithMiddleware(mw("outer")), toolcall.WithMiddleware(mw("inner"))).
 		Prompt("go").Tools(tool).Call(context.Background())
 	require.NoError(t, err)

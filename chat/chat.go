@@ -207,6 +207,6 @@ type ToolDefinition struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 	// Strict asks providers that support it (OpenAI's structured outputs) to
 	// constrain the model's arguments to InputSchema. A strict InputSchema
-	// lists every property as required; see [WithStrict].
+	// lists every property as required, and optional ones accept null.
 	Strict bool `json:"strict,omitempty"`
 }

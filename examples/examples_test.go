@@ -88,7 +88,7 @@ var cases = []exampleCase{
 		"registered: currentTime, currentWeather",
 		"  offered to the model: currentWeather",
 		"  offered to the model: currentTime, echo",
-		`  error: toolcall: tool not found: no tool named "stockPrice" can be resolved`,
+		`  error: toolcall: tool not found: no tool named "stockPrice" is in the client's registry`,
 		"  is ErrToolNotFound: true",
 		"  model asked: false",
 	}},

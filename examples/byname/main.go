@@ -3,9 +3,10 @@
 // toolNames does with its ToolCallbackResolver. Only the named tools are
 // sent to the model, and only they can run.
 //
-// Resolvers chain: here the registry is asked first, then a second small
-// registry of built-in tools. A name no resolver knows is an error
-// before the model is asked.
+// A client has one registry, filled by as many Register calls as there are
+// sources of tools: here the application's tools, then a built-in one. A
+// name registered twice is an error at Register, and a name the registry
+// does not know is an error before the model is asked.
 //
 //	go run ./examples/byname
 //
@@ -70,18 +71,19 @@ func run() error {
 		return err
 	}
 	fmt.Println("registered:", strings.Join(registry.Names(), ", "))
-	var builtins toolcall.Registry
-	if err := builtins.Register(echo); err != nil {
+	// Built-ins go into the same registry: Prompt.ToolNames looks in one
+	// place only, and a clash with an application tool fails here.
+	if err := registry.Register(echo); err != nil {
 		return err
 	}
+	fmt.Println("registered built-ins:", echo.Definition().Name)
 
 	model := toolcalltest.NewModel(
 		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "currentWeather", `{"location":"Paris"}`)),
 		toolcalltest.Text("It is 30°C and sunny in Paris."),
 		toolcalltest.Text("Hello! How can I help you?"),
 	)
-	client := toolcall.NewClient(model,
-		toolcall.WithResolver(toolcall.Chain(&registry, &builtins)))
+	client := toolcall.NewClient(model, toolcall.WithRegistry(&registry))
 	ctx := context.Background()
 
 	fmt.Println(`call 1: ToolNames("currentWeather")`)

@@ -2,11 +2,12 @@
 // the tool reads it, the model never sees it. It is the CustomerTools
 // example of Spring AI's tool-calling guide.
 //
-// The client holds a default tenant; one call overrides it (per-call values
-// win, key by key). The same question then reaches a different tenant's
-// data. At the end the program checks every request the model received:
-// neither the key nor the tenant ids are in them, and the tool's schema has
-// only the customer id.
+// The default tenant rides on the context, as an HTTP middleware would put
+// it there for each request; one call overrides it with Prompt.ToolContext
+// (the prompt's values win, key by key). The same question then reaches a
+// different tenant's data. At the end the program checks every request the
+// model received: neither the key nor the tenant ids are in them, and the
+// tool's schema has only the customer id.
 //
 //	go run ./examples/customer
 //
@@ -75,11 +76,11 @@ func run() error {
 		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "getCustomerInfo", `{"id":42}`)),
 		toolcalltest.Text("Customer 42 is Grace Hopper (grace@example.org)."),
 	)
-	client := toolcall.NewClient(model,
-		toolcall.WithTools(tools),
-		toolcall.WithToolContext(map[string]any{"tenantId": "acme"}), // the default tenant
-	)
-	ctx := context.Background()
+	client := toolcall.NewClient(model, toolcall.WithTools(tools))
+	// The tool context belongs to a request, not to the client: every call
+	// made with this ctx carries the default tenant.
+	ctx := toolcall.ContextWithToolContext(context.Background(),
+		toolcall.NewToolContext(map[string]any{"tenantId": "acme"}))
 	question := "Tell me more about the customer with ID 42"
 
 	fmt.Println("call 1, default tool context (tenantId=acme)")

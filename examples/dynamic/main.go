@@ -1,9 +1,9 @@
 // Dynamic chooses the tools for each request from the request itself, with
-// a toolcall.ToolProvider (LangChain4j's ToolProvider). Here the booking
-// tool is offered only when the user talks about a booking, which keeps
-// prompts small and tools out of reach when they are not relevant.
+// a toolcall.Toolset (LangChain4j's ToolProvider). Here the booking tool is
+// offered only when the user talks about a booking, which keeps prompts
+// small and tools out of reach when they are not relevant.
 //
-// The provider is asked before every model request of a call, so it can
+// The toolset is asked before every model request of a call, so it can
 // also react to what happened in earlier rounds.
 //
 //	go run ./examples/dynamic
@@ -37,6 +37,20 @@ type Booking struct {
 	Nights int    `json:"nights"`
 }
 
+// bookingToolset offers its tool only to conversations about a booking.
+type bookingToolset struct{ booking toolcall.Tool }
+
+// Tools is called before each model request; it reads only its own fields
+// and req, so it is safe for concurrent use, as a Toolset must be.
+func (ts bookingToolset) Tools(ctx context.Context, req *chat.Request) ([]toolcall.Tool, error) {
+	for _, m := range req.Messages {
+		if m.Role == chat.RoleUser && strings.Contains(strings.ToLower(m.Content), "booking") {
+			return []toolcall.Tool{ts.booking}, nil
+		}
+	}
+	return nil, nil
+}
+
 func main() {
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "dynamic:", err)
@@ -52,21 +66,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	provider := toolcall.ToolProviderFunc(func(ctx context.Context, req *chat.Request) ([]toolcall.Tool, error) {
-		for _, m := range req.Messages {
-			if m.Role == chat.RoleUser && strings.Contains(strings.ToLower(m.Content), "booking") {
-				return []toolcall.Tool{booking}, nil
-			}
-		}
-		return nil, nil
-	})
-
 	model := toolcalltest.NewModel(
 		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "getBookingDetails", `{"number":"B-77"}`)),
 		toolcalltest.Text("Booking B-77 is 3 nights at Hôtel du Lac."),
 		toolcalltest.Text("Hello! How can I help you?"),
 	)
-	client := toolcall.NewClient(model, toolcall.WithToolProvider(provider))
+	client := toolcall.NewClient(model, toolcall.WithToolset(bookingToolset{booking}))
 	for _, q := range []string{"What are the details of booking B-77?", "Hello there"} {
 		before := len(model.Requests())
 		resp, err := client.Prompt(q).Call(context.Background())

@@ -61,7 +61,7 @@ var (
 			return "AF1234 is on time", nil
 		})
 	// chargeCard has no result: Out is struct{}, and on success the model
-	// would get toolcall.NoResultText.
+	// would get "Success".
 	charge = toolcall.MustFunc("chargeCard", "Charge the user's card",
 		func(ctx context.Context, in PaymentRequest) (struct{}, error) {
 			return struct{}{}, fmt.Errorf("payment service unavailable: %w", toolcall.ErrFatal)

@@ -89,18 +89,18 @@ func run() error {
 		for _, c := range resp.Message.ToolCalls {
 			fmt.Printf("round %d: model asks for %s %s\n", round, c.Name, c.Arguments)
 		}
-		ex, err := manager.Execute(ctx, tools, req, resp)
+		out, err := manager.Execute(ctx, tools, req, resp)
 		if err != nil {
-			return err // the policy aborted; ex.History is still valid to resend
+			return err // the policy aborted; out.History is still valid to resend
 		}
-		for _, e := range ex.Executions {
+		for _, e := range out.Executions {
 			fmt.Printf("round %d: %s returned %s\n", round, e.Call.Name, e.Result)
 		}
-		if ex.ReturnDirect {
+		if out.ReturnedDirect {
 			fmt.Println("the tools returned directly; no further model call")
 			break
 		}
-		req.Messages = ex.History
+		req.Messages = out.History
 	}
 	fmt.Printf("conversation: %d messages\n", len(req.Messages))
 	return nil

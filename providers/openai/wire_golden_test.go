@@ -143,9 +143,10 @@ func toolContextRequest(t *testing.T) *chat.Request {
 		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "balance", "")),
 		toolcalltest.Text("You have 42.00 EUR."),
 	)
-	client := toolcall.NewClient(model, toolcall.WithToolContext(map[string]any{"tenantId": "tenant-secret"}))
+	client := toolcall.NewClient(model)
+	ctx := toolcall.ContextWithToolContext(context.Background(), toolcall.NewToolContext(map[string]any{"tenantId": "tenant-secret"}))
 	_, err = client.Prompt("What's my balance?").Model(wireModel).Tools(account).
-		ToolContext(map[string]any{"userId": "user-secret"}).Call(context.Background())
+		ToolContext(map[string]any{"userId": "user-secret"}).Call(ctx)
 	require.NoError(t, err)
 	require.Equal(t, "user-secret", seen)
 	reqs, bodies := model.Requests(), model.RequestBodies()

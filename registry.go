@@ -1,0 +1,103 @@
+package toolcall
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/toolcall-go/toolcall/chat"
+)
+
+// A Registry holds tools by name, for prompts that name the tools they
+// offer ([Prompt.ToolNames], [WithRegistry]). The zero value is an empty registry ready
+// to use; a Registry is safe for concurrent use and must not be copied
+// after first use.
+type Registry struct {
+	mu    sync.RWMutex
+	tools map[string]Tool
+}
+
+// Register adds tools: [Tool] values, []Tool slices, or objects with
+// [Method] fields. A name already registered, or given twice, is a
+// [*DefinitionError] wrapping [ErrInvalidTool] that names both tools'
+// sources, and nothing is added.
+func (r *Registry) Register(tools ...any) error {
+	ts, err := collectTools(tools)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tools == nil {
+		r.tools = map[string]Tool{}
+	}
+	for i, t := range ts {
+		name := t.Definition().Name
+		if prev, dup := r.tools[name]; dup {
+			return &DefinitionError{Method: name,
+				Err: fmt.Errorf("%w: %q is registered by %s and given again by %s", errDuplicateTool, name, toolSource(prev), toolSource(t))}
+		}
+		for _, u := range ts[:i] {
+			if u.Definition().Name == name {
+				return &DefinitionError{Method: name,
+					Err: fmt.Errorf("%w: %q is given by %s and %s", errDuplicateTool, name, toolSource(u), toolSource(t))}
+			}
+		}
+	}
+	for _, t := range ts {
+		r.tools[t.Definition().Name] = t
+	}
+	return nil
+}
+
+// Lookup returns the tool registered under name.
+func (r *Registry) Lookup(name string) (Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.tools[name]
+	return t, ok
+}
+
+// Names returns the registered names, sorted.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	names := make([]string, 0, len(r.tools))
+	for n := range r.tools {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// A Toolset offers tools chosen per request, for example from what the
+// conversation is about, or the current tools of a remote server. Its
+// Tools method is called before each model request and must be safe for
+// concurrent use.
+type Toolset interface {
+	Tools(ctx context.Context, req *chat.Request) ([]Tool, error)
+}
+
+// collectTools turns Tool values and objects with Method fields into tools.
+func collectTools(items []any) ([]Tool, error) {
+	var out []Tool
+	for _, it := range items {
+		switch v := it.(type) {
+		case Tool:
+			if v == nil {
+				return nil, fmt.Errorf("%w: nil tool", ErrInvalidTool)
+			}
+			out = append(out, v)
+		case []Tool:
+			out = append(out, v...)
+		default:
+			ts, err := toolsFrom(it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ts...)
+		}
+	}
+	return out, nil
+}
