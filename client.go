@@ -384,10 +384,10 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 }
 
 // AsModel returns a [chat.Model] whose Chat runs the client's whole
-// tool-calling loop: the client's tools, tool names and tool context are
-// the model's tool options (Spring AI's ToolCallingChatOptions). The
-// request's messages, tool choice, options and model are used; its Tools
-// are ignored, since definitions alone cannot be executed. The reply is the
+// tool-calling loop with the client's tools and toolsets, and the tool
+// context that the ctx given to Chat carries. The request's messages, tool
+// choice, options and model are used; its Tools are ignored, since
+// definitions alone cannot be executed. The reply is the
 // final model message, with usage summed over all rounds. On an error there
 // is no reply: use the Client itself when you need the history so far.
 func (c *Client) AsModel() chat.Model { return toolCallingModel{c} }

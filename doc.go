@@ -20,7 +20,20 @@
 //	fmt.Println(resp.Content())
 //
 // Package toolcalltest has a scripted model for running all of this
-// offline, in tests and examples.
+// offline, in tests and examples. The model-facing types (messages, tool
+// calls, requests and replies) are in package chat, which provider packages
+// implement.
+//
+// # Where a setting lives
+//
+// A setting of the loop or of tool execution is an option: a [ClientOption]
+// given to [NewClient] or [Client.With], and, when it is a [ManagerOption],
+// also to [NewManager]. A value of one request (its messages, system
+// message, tools, tool context, tool choice, sampling options, model) is a
+// [Prompt] method. Tools are both: [WithTools] gives a client's default
+// tools, which a Prompt's own replace. A setting of one tool is a
+// [ToolOption] or, on a method tool, a tag. Zero means the default for
+// every limit; [NoLimit] removes one.
 //
 // # Defining tools
 //
@@ -32,8 +45,8 @@
 //     is never a tool by accident.
 //   - Function tools: [NewFunc] turns a func(ctx, In) (Out, error) into a
 //     tool; the parameters are In's fields.
-//   - Custom tools: [NewTool] with a hand-written [chat.ToolDefinition], or any type
-//     implementing [Tool].
+//   - Custom tools: [NewTool] with a hand-written [chat.ToolDefinition], or
+//     any type implementing [Tool].
 //
 // Parameters follow encoding/json: the json tag names a field, "-" hides
 // it, and omitempty or omitzero makes it optional; every other field is
@@ -102,21 +115,23 @@
 // definition errors.
 //
 // Results become text by [ConvertResult]: strings and json.RawMessage as
-// they are, a tool with no result value sends [noResultText], anything else
-// is compact JSON (nil included, as null). [WithConverter] and
-// [WithResultConverter] replace it per tool and per client.
+// they are, a tool with no result value sends "Success", anything else is
+// compact JSON (nil included, as null). [WithConverter] replaces it for a
+// tool.
 //
 // # The loop
 //
 // A [Client] sends the prompt, lets its [Manager] execute the tool calls of
-// each reply (concurrently, in call order, see [WithConcurrency]), and sends
-// the results back, at most 10 rounds by default ([WithMaxIterations]).
-// A tool error goes to the model as the result and the loop goes on; a
-// [ToolErrorHandler] may instead abort. A call to a tool that was not offered
-// runs nothing. When every tool called in a reply has returnDirect, their
-// results are the answer. The [ToolContext] carries the caller's data to the
-// tools and never to the model. Hooks observe every call, model round and
-// tool call, and carry the context each runs with, so a tracer's spans nest.
+// each reply (concurrently, results in call order, bounded by [Limits]),
+// and sends the results back, at most 10 rounds by default
+// ([WithMaxIterations]). A tool error goes to the model as the result and
+// the loop goes on; a [ToolErrorHandler] may instead abort. A call to a
+// tool that was not offered runs nothing and is reported the same way.
+// When every tool called in a reply has returnDirect, their results are the
+// answer. The [ToolContext] carries the caller's data to the tools and
+// never to the model. [Hooks] observe every call, model round and tool
+// call, and carry the context each runs with, so a tracer's spans nest;
+// [Middleware] wraps every tool call.
 //
 // A reply cut short by the output limit or a content filter may have lost
 // calls or arguments, so its tool calls are not run: the call ends with

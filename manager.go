@@ -139,7 +139,7 @@ func sameTool(a, b Tool) bool {
 //
 // The Response has reply's Message, the History (req's messages, reply's
 // message, one tool message per call, in call order, valid to send back to
-// the model), one Execution per call, and ReturnedDirect when every call
+// the model), one ToolExecution per call, and ReturnedDirect when every call
 // returned directly and none failed: then the results are the answer and no
 // further model call is due. Its Rounds is this round's number: one more
 // than the assistant messages with tool calls in req, as the tools'

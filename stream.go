@@ -38,8 +38,8 @@ type Event struct {
 //
 // EventToolCall comes as soon as the model's reply is complete; a call that
 // is then not executed (the reply was cut short, see [ErrReplyCut]; the
-// iteration limit is reached; execution is off; or [WithEligibility]
-// vetoes it) gets no EventToolResult.
+// iteration limit is reached; or [WithEligibility] declines it) gets no
+// EventToolResult.
 //
 // A model that does not implement [chat.StreamingModel] is called with Chat
 // and its text yielded in one piece.
