@@ -75,7 +75,7 @@ func TestErrorMessages(t *testing.T) {
 		want string // the whole message
 		// is is the sentinel the error wraps (default ErrInvalidTool);
 		// isNot one it must not wrap. provider marks a
-		// *toolcall.ProviderError; the others are *toolcall.DefinitionError
+		// *chat.ProviderError; the others are *toolcall.DefinitionError
 		// values for the tool "x", with no one type.
 		is, isNot error
 		provider  bool
@@ -195,7 +195,7 @@ func TestErrorMessages(t *testing.T) {
 			}
 			if tc.provider {
 				var pe *chat.ProviderError
-				require.True(t, errors.As(err, &pe), "a *toolcall.ProviderError")
+				require.True(t, errors.As(err, &pe), "a *chat.ProviderError")
 				assert.Equal(t, 404, pe.StatusCode)
 				assert.NotContains(t, fmt.Sprintf("%s %+v %#v", err, err, err), errmsgKey, "the API key shows")
 				return

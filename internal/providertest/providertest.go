@@ -105,7 +105,7 @@ func (h *HookLog) ModelCalls() []toolcall.ModelCall {
 
 // CheckFailedSecondRound checks the outcome of a loop whose first round
 // called get_weather for Paris and Lyon and whose second model request
-// failed with err: a *toolcall.ProviderError naming provider, model,
+// failed with err: a *chat.ProviderError naming provider, model,
 // status and Retry-After; nothing of the first round lost; AfterModel saw
 // the error.
 func CheckFailedSecondRound(t *testing.T, resp *toolcall.Response, err error, log *HookLog, provider, model string, status int, retryAfter time.Duration) {

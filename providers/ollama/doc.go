@@ -26,7 +26,7 @@
 // Extra wins over Config. The keys "format", "think" and "keep_alive" are
 // request fields, not options, and are sent as such, overriding Config.
 //
-// Ollama has no tool_choice. [toolcall.ToolChoiceNone] is honoured by not
+// Ollama has no tool_choice. [chat.ToolChoiceNone] is honoured by not
 // offering the tools; "required" and a named tool cannot be enforced and
 // are ignored. ParallelToolCalls and Definition.Strict are ignored too.
 //
@@ -51,9 +51,9 @@
 // send no call ids; missing ids are synthesised as "call_<index>", and a
 // repeated id gets a "_<n>" suffix, so every call of a reply has its own id
 // and tool results can be matched to calls. A reply with
-// tool calls finishes with [toolcall.FinishToolCalls] (Ollama says "stop")
+// tool calls finishes with [chat.FinishToolCalls] (Ollama says "stop")
 // unless it was cut short: done_reason "length" becomes
-// [toolcall.FinishLength], with or without calls, and a Client does not run
+// [chat.FinishLength], with or without calls, and a Client does not run
 // the calls of such a reply ([toolcall.ErrReplyCut]). Usage comes from
 // prompt_eval_count and eval_count. The message's "thinking" becomes
 // Message.Reasoning, and an assistant message's Reasoning is sent back as
@@ -63,20 +63,20 @@
 //
 // Stream reads the NDJSON lines as they arrive and yields one
 // [chat.Delta] per text piece. Ollama sends each tool call whole
-// in one line, so a call is yielded as a single [toolcall.ToolCallDelta]
+// in one line, so a call is yielded as a single [chat.ToolCallDelta]
 // with its index, id, name and complete arguments; calls in later lines are
 // appended after earlier ones. Thinking text is joined into the reply's
 // Message.Reasoning and not yielded. The reply is complete at the line with
 // "done": true; a stream that ends without one is an error wrapping
-// [toolcall.ErrBadResponse].
+// [chat.ErrBadResponse].
 //
 // # Errors
 //
-// Every error is a [*toolcall.ProviderError] with Provider "ollama", the
-// HTTP status and the server's "error" message, except [toolcall.ErrStreamStopped].
+// Every error is a [*chat.ProviderError] with Provider "ollama", the
+// HTTP status and the server's "error" message, except [chat.ErrStreamStopped].
 // A model whose template has no tool support (HTTP 400 "... does not
-// support tools") wraps [toolcall.ErrToolsNotSupported]; an unknown model
-// (HTTP 404) wraps [toolcall.ErrModelNotFound] and suggests `ollama pull`.
+// support tools") wraps [chat.ErrToolsNotSupported]; an unknown model
+// (HTTP 404) wraps [chat.ErrModelNotFound] and suggests `ollama pull`.
 // An {"error": ...} line inside a stream is an error too. A cancelled
 // context ends a call promptly, and the error wraps ctx.Err().
 package ollama

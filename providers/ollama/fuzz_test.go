@@ -76,7 +76,7 @@ func checkReply(t *testing.T, resp *chat.Response, err error) {
 	if err != nil {
 		var pe *chat.ProviderError
 		if !errors.As(err, &pe) {
-			t.Fatalf("error is not a *toolcall.ProviderError: %T %v", err, err)
+			t.Fatalf("error is not a *chat.ProviderError: %T %v", err, err)
 		}
 		if resp != nil {
 			t.Fatalf("both a reply and an error: %v", err)

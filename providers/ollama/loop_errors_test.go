@@ -117,7 +117,7 @@ func TestLoopBadServer(t *testing.T) {
 		chat, stream *loopReply
 		wantErr      string // the exact error of Call
 		streamErr    string // the exact error of Stream, when it differs
-		sentinel     error  // wrapped by the *toolcall.ProviderError
+		sentinel     error  // wrapped by the *chat.ProviderError
 		status       int    // the ProviderError's StatusCode
 		retryAfter   time.Duration
 

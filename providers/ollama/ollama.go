@@ -138,7 +138,7 @@ func keepAliveValue(s string) any {
 }
 
 // Chat sends req with "stream": false and returns the reply. It does not
-// modify req. Errors are [*toolcall.ProviderError] values; see the package
+// modify req. Errors are [*chat.ProviderError] values; see the package
 // documentation.
 func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 	body, model, err := m.encode(req, false)
@@ -172,7 +172,7 @@ func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, er
 // Stream sends req with "stream": true, yields each text piece and each
 // tool call as its NDJSON line arrives, and returns the reply assembled as
 // Chat would return it. If yield returns false, Stream closes the
-// connection and returns [toolcall.ErrStreamStopped]. A nil yield is
+// connection and returns [chat.ErrStreamStopped]. A nil yield is
 // allowed.
 func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
 	body, model, err := m.encode(req, true)
@@ -233,7 +233,7 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 }
 
 // post sends body and returns a 2xx response; any other status is read and
-// turned into a *toolcall.ProviderError.
+// turned into a *chat.ProviderError.
 func (m *Model) post(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
 	if err != nil {

@@ -55,8 +55,8 @@
 // "{}". Missing call ids become "call_<index>" and a repeated id gets a
 // "_<n>" suffix, so the ids of a reply are unique and tool results can be
 // matched to their calls. A reply with tool calls finishes with
-// [toolcall.FinishToolCalls] unless it was cut short
-// ([toolcall.FinishLength]) or filtered ([toolcall.FinishFiltered]),
+// [chat.FinishToolCalls] unless it was cut short
+// ([chat.FinishLength]) or filtered ([chat.FinishFiltered]),
 // whatever the server said; a Client does not run the calls of such a
 // reply ([toolcall.ErrReplyCut]). Reasoning text (reasoning_content, from
 // DeepSeek and llama.cpp's server) becomes Message.Reasoning, and a tool
@@ -76,26 +76,26 @@
 // yielded; a call keeps the first extra_content its fragments bring. The
 // stream ends at "data: [DONE]"; a stream that ends without it is complete
 // if a finish_reason arrived, and otherwise an error wrapping
-// [toolcall.ErrBadResponse]. An error event ("error:" lines, "event: error",
+// [chat.ErrBadResponse]. An error event ("error:" lines, "event: error",
 // or a chunk that is an {"error": ...} object) ends the stream with an
 // error.
 //
 // # Errors
 //
-// Every error is a [*toolcall.ProviderError] with Provider "openai", the
+// Every error is a [*chat.ProviderError] with Provider "openai", the
 // HTTP status, the model and the server's message (never the raw body),
-// except [toolcall.ErrStreamStopped]. It wraps [toolcall.ErrUnauthorized]
-// (401, 403), [toolcall.ErrModelNotFound] (404 with a message; an empty 404
-// may be a wrong endpoint as well and wraps none), [toolcall.ErrRateLimited]
-// (429), [toolcall.ErrServer] (5xx, and errors reported inside a 200
-// reply or a stream) or [toolcall.ErrBadRequest] (other 4xx, and requests
+// except [chat.ErrStreamStopped]. It wraps [chat.ErrUnauthorized]
+// (401, 403), [chat.ErrModelNotFound] (404 with a message; an empty 404
+// may be a wrong endpoint as well and wraps none), [chat.ErrRateLimited]
+// (429), [chat.ErrServer] (5xx, and errors reported inside a 200
+// reply or a stream) or [chat.ErrBadRequest] (other 4xx, and requests
 // that cannot be built, which are not sent). A 400 whose message says the
 // model or server cannot take tools ("does not support tools", vLLM's
 // "--enable-auto-tool-choice", llama.cpp's "requires --jinja", ...) wraps
-// [toolcall.ErrToolsNotSupported]. RetryAfter comes from retry-after-ms or
+// [chat.ErrToolsNotSupported]. RetryAfter comes from retry-after-ms or
 // Retry-After (seconds or an HTTP date). A body that is not the JSON
 // expected, a stream cut short, and a redirect the HTTP client did not
-// follow wrap [toolcall.ErrBadResponse]. A
+// follow wrap [chat.ErrBadResponse]. A
 // failure to connect wraps the net error (errors.Is(err,
 // syscall.ECONNREFUSED) holds); a cancelled context ends a call promptly,
 // and the error wraps ctx.Err().

@@ -44,7 +44,7 @@ func checkReply(t *testing.T, resp *chat.Response, err error) {
 	if err != nil {
 		var pe *chat.ProviderError
 		if !errors.As(err, &pe) || pe.Provider != "openai" {
-			t.Fatalf("error is not an openai *toolcall.ProviderError: %T %v", err, err)
+			t.Fatalf("error is not an openai *chat.ProviderError: %T %v", err, err)
 		}
 		if resp != nil {
 			t.Fatalf("both a reply and an error: %v", err)

@@ -117,7 +117,7 @@ func (m *Model) String() string {
 func (m *Model) GoString() string { return m.String() }
 
 // Chat sends req and returns the reply. It does not modify req. Errors are
-// [*toolcall.ProviderError] values; see the package documentation.
+// [*chat.ProviderError] values; see the package documentation.
 func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 	body, model, err := m.encode(req, false)
 	if err != nil {
@@ -152,7 +152,7 @@ func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, er
 }
 
 // post sends body and returns a 2xx response; any other status is read and
-// turned into a *toolcall.ProviderError.
+// turned into a *chat.ProviderError.
 func (m *Model) post(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
 	if err != nil {

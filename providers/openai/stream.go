@@ -16,10 +16,10 @@ import (
 // Stream sends req with "stream": true, yields each piece of text and each
 // tool-call fragment as its server-sent event arrives, and returns the reply
 // assembled as Chat would return it. If yield returns false, Stream closes
-// the connection and returns [toolcall.ErrStreamStopped]. A nil yield is
+// the connection and returns [chat.ErrStreamStopped]. A nil yield is
 // allowed.
 //
-// A [toolcall.ToolCallDelta]'s Index is the call's position in the
+// A [chat.ToolCallDelta]'s Index is the call's position in the
 // returned reply. Its ID and Name are set the first time the server sends
 // them; Arguments is the fragment's text (compacted when a server sends an
 // object). The returned reply is
