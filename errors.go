@@ -52,7 +52,7 @@ type DefinitionError struct {
 	Type   string // the Go type, e.g. "*shop.CustomerTools"; empty for funcs
 	Method string // the method or tool name
 	Path   string
-	Err    error // wraps one of the Err* sentinels above
+	Err    error // says which rule was broken; wraps ErrInvalidTool
 }
 
 // Error names the type, method and parameter path that broke the rule.

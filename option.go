@@ -79,8 +79,9 @@ func WithConverter(conv func(result any) (string, error)) ToolOption {
 
 // A ClientOption configures a [Client]. Where a setting lives: a setting of
 // the loop or of tool execution is an option, given to [NewClient] or
-// [Client.With]; a value of one request (its messages, tools, tool
-// context, tool choice, sampling options, model) is a [Prompt] method. Tools
+// [Client.With]; a value of one request (its messages, system message,
+// tools, tool names, tool context, tool choice, sampling options, model) is
+// a [Prompt] method. Tools
 // are both: [WithTools] gives the client's default tools, which a Prompt's
 // own replace.
 type ClientOption interface{ apply(*config) }
@@ -195,7 +196,8 @@ type ModelCall struct {
 
 // Limits bound the tool calls of a [Client] or [Manager]. A zero field means
 // the default and [NoLimit] removes the limit; given again, [WithLimits]
-// changes only the fields that are set.
+// changes only the fields that are set (to go back to a default, give its
+// value).
 type Limits struct {
 	// Concurrency bounds how many tool calls of one reply run at once, 16
 	// by default. 1 runs them one after another, in call order; NoLimit

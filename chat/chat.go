@@ -161,8 +161,8 @@ type Request struct {
 type FinishReason string
 
 // Finish reasons, normalised across providers. A reply finishing with
-// FinishLength or FinishFiltered was cut short; the toolcall loop does not run its
-// tool calls (see [ErrReplyCut]).
+// FinishLength or FinishFiltered was cut short; the toolcall loop does not
+// run its tool calls.
 const (
 	FinishStop      FinishReason = "stop"
 	FinishToolCalls FinishReason = "tool_calls"
