@@ -84,6 +84,7 @@ const (
 type callState struct {
 	info         CallInfo
 	returnDirect atomic.Bool
+	progress     func(info CallInfo, message string, progress, total float64)
 }
 
 // callCtx is the context a tool runs in: the caller's, plus the call's
@@ -129,6 +130,19 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 		return CallInfo{}, false
 	}
 	return s.info, true
+}
+
+// ReportProgress tells the [Hooks].ToolProgress hook, from inside a running
+// tool, how far the call has come: progress out of total (0 when the total
+// is unknown), and a message. A tool bridged from MCP reports the server's
+// progress notifications this way. It reports false outside a call made by
+// a [Manager].
+func ReportProgress(ctx context.Context, message string, progress, total float64) bool {
+	s, ok := ctx.Value(callStateKey).(*callState)
+	if ok && s.progress != nil {
+		s.progress(s.info, message, progress, total)
+	}
+	return ok
 }
 
 // SetReturnDirect asks, from inside a running tool, that its result go

@@ -371,6 +371,11 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 
 	cc := &callCtx{Context: ctx}
 	cc.state.info = CallInfo{ID: call.ID, Name: def.Name, Round: round, History: hist}
+	if h := cfg.hooks.ToolProgress; h != nil {
+		cc.state.progress = func(info CallInfo, message string, progress, total float64) {
+			h(ctx, info, message, progress, total)
+		}
+	}
 	var tctx context.Context = cc
 	timeout := cfg.limits.ToolTimeout
 	if d := tool.Metadata().Timeout; d > 0 {

@@ -174,6 +174,9 @@ type Hooks struct {
 	// fail lookup or the argument checks and never reach the tool.
 	BeforeTool func(ctx context.Context, call chat.ToolCall) context.Context
 	AfterTool  func(ctx context.Context, exec ToolExecution)
+	// ToolProgress sees what a running tool reports with [ReportProgress],
+	// on the tool's goroutine; ctx is the tool call's context.
+	ToolProgress func(ctx context.Context, info CallInfo, message string, progress, total float64)
 }
 
 // hookContext returns what a before-hook returned, or ctx when it returned

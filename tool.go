@@ -41,6 +41,14 @@ type Metadata struct {
 	// Timeout bounds each call of the tool; zero leaves it to the
 	// client's or manager's [Limits].ToolTimeout.
 	Timeout time.Duration
+
+	// Hints say what a call does, as MCP's tool annotations do. They are
+	// claims of the tool's author, never guarantees: false claims nothing,
+	// so a policy that asks before a tool changes anything tests ReadOnly.
+	ReadOnly    bool // it does not change its environment
+	Destructive bool // it may delete or overwrite (when not ReadOnly)
+	Idempotent  bool // calling it again with the same arguments changes nothing more
+	OpenWorld   bool // it reaches beyond a closed domain, e.g. the web
 }
 
 // emptySchema is the input schema of a tool without parameters.
