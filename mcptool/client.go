@@ -1,0 +1,436 @@
+package mcptool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
+)
+
+// A Server says how to reach an MCP server: set Command (stdio), URL
+// (streamable HTTP), Transport (any go-sdk transport) or Session (a go-sdk
+// session already connected), and the rest as needed.
+type Server struct {
+	// Name names the server in errors; by default its command or URL.
+	Name string
+
+	// Command starts the server as a subprocess spoken to over stdio, with
+	// Args, Env (added to this process's environment) and Dir.
+	Command string
+	Args    []string
+	Env     []string
+	Dir     string
+
+	// URL is the server's streamable HTTP endpoint, reached with
+	// HTTPClient (http.DefaultClient when nil), sending Header with every
+	// request.
+	URL        string
+	Header     http.Header
+	HTTPClient *http.Client
+
+	// Transport returns a go-sdk transport to connect over, such as one of
+	// mcp.NewInMemoryTransports. It is called again to reconnect.
+	Transport func() (mcp.Transport, error)
+
+	// Session is a go-sdk session the program has connected itself. It
+	// cannot be reconnected; Close closes it. The Client can follow the
+	// server's tools/list_changed notifications only on a session it
+	// connected itself: call Refresh from the session's
+	// ToolListChangedHandler.
+	Session *mcp.ClientSession
+
+	// Prefix goes before each tool's name, so that two servers can both
+	// offer a "search".
+	Prefix string
+	// ToolNames, when set, are the only tools offered (the server's names,
+	// without Prefix); Filter, when set, must also accept a tool.
+	ToolNames []string
+	Filter    func(*mcp.Tool) bool
+
+	// Restart lets a stdio server that exited be started again on the next
+	// call, waiting longer between attempts while it keeps failing. Without
+	// it, calls after an exit fail with [ErrServerExited].
+	Restart bool
+
+	// OnRefused, when set, gets each tool whose input schema the checks
+	// refuse (a *toolcall.DefinitionError naming the server, the tool, the
+	// parameter path and the keyword), and the tool is left out. Without it
+	// such a tool makes Connect and Tools fail: no tool is dropped
+	// silently.
+	OnRefused func(err error)
+	// OnError, when set, sees the errors the Client recovers from: a
+	// tools/list that failed (the last good list stays offered and the
+	// list is asked for again on the next request), a reconnection.
+	OnError func(err error)
+}
+
+// ErrServerExited: the stdio server exited and Restart is off.
+var ErrServerExited = errors.New("mcptool: server exited")
+
+// A Client holds a connection to one MCP server and offers its tools to a
+// toolcall Client as a [toolcall.Toolset]:
+//
+//	c, err := mcptool.Connect(ctx, mcptool.Server{Command: "my-server"})
+//	client := toolcall.NewClient(model, toolcall.WithToolset(c))
+//
+// Each model request offers the server's current tools: the list is asked
+// for again after the server says it changed. A Client is safe for
+// concurrent use. Close it to end the session and the subprocess.
+type Client struct {
+	srv  Server
+	name string
+	sdk  *mcp.Client
+
+	mu      sync.Mutex // guards the fields below
+	session *mcp.ClientSession
+	gen     int // counts sessions, so that a stale failure drops no newer one
+	cmd     *exec.Cmd
+	closed  bool
+	exited  bool // the stdio server's session ended by itself
+	fails   int  // restarts that failed in a row
+	retryAt time.Time
+
+	listMu sync.Mutex // one tools/list at a time
+	tools  atomic.Pointer[[]toolcall.Tool]
+	stale  atomic.Bool
+
+	progress sync.Map // progress token -> the call's context
+	token    atomic.Int64
+}
+
+// Connect connects to the server and lists its tools.
+func Connect(ctx context.Context, s Server) (*Client, error) {
+	c := &Client{srv: s, name: s.Name}
+	if c.name == "" {
+		c.name = cmp(s.Command, s.URL, "mcp")
+	}
+	kinds := 0
+	for _, set := range []bool{s.Command != "", s.URL != "", s.Transport != nil, s.Session != nil} {
+		if set {
+			kinds++
+		}
+	}
+	if kinds != 1 {
+		return nil, fmt.Errorf("mcptool: server %q: set exactly one of Command, URL, Transport and Session (%d set)", c.name, kinds)
+	}
+	c.sdk = mcp.NewClient(&mcp.Implementation{Name: "toolcall", Version: "v1"}, &mcp.ClientOptions{
+		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { c.Refresh() },
+		ProgressNotificationHandler: c.onProgress,
+	})
+	if s.Session != nil {
+		c.session = s.Session
+		c.gen = 1
+	} else if _, _, err := c.connect(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := c.list(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func cmp(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// Refresh marks the tool list stale: the next request lists the tools
+// again. The Client calls it itself when the server notifies that its
+// tools changed.
+func (c *Client) Refresh() { c.stale.Store(true) }
+
+// Tools returns the server's tools, listing them again when they changed.
+// A failed listing keeps the last good list (see [Server].OnError) and is
+// tried again on the next request; with no good list yet, it is an error.
+func (c *Client) Tools(ctx context.Context, _ *chat.Request) ([]toolcall.Tool, error) {
+	if t := c.tools.Load(); t != nil && !c.stale.Load() {
+		return *t, nil
+	}
+	return c.list(ctx)
+}
+
+// list asks the server for all its tools and turns them into toolcall
+// tools.
+func (c *Client) list(ctx context.Context) ([]toolcall.Tool, error) {
+	c.listMu.Lock()
+	defer c.listMu.Unlock()
+	if t := c.tools.Load(); t != nil && !c.stale.Load() {
+		return *t, nil // listed while this call waited
+	}
+	c.stale.Store(false) // a notification from now on asks again
+	tools, err := c.listOnce(ctx)
+	if err != nil {
+		c.stale.Store(true)
+		if last := c.tools.Load(); last != nil {
+			c.report(fmt.Errorf("mcptool: server %q: tools/list failed, keeping the last %d tools: %w", c.name, len(*last), err))
+			return *last, nil
+		}
+		return nil, err
+	}
+	c.tools.Store(&tools)
+	return tools, nil
+}
+
+func (c *Client) listOnce(ctx context.Context) ([]toolcall.Tool, error) {
+	var tools []toolcall.Tool
+	err := c.withSession(ctx, true, func(cs *mcp.ClientSession) error {
+		tools = tools[:0]
+		for t, err := range cs.Tools(ctx, nil) {
+			if err != nil {
+				return err
+			}
+			if !c.offered(t) {
+				continue
+			}
+			tool, err := c.newTool(t)
+			if err != nil {
+				if c.srv.OnRefused == nil {
+					return err
+				}
+				c.srv.OnRefused(err)
+				continue
+			}
+			tools = append(tools, tool)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mcptool: server %q: tools/list: %w", c.name, err)
+	}
+	return tools, nil
+}
+
+func (c *Client) offered(t *mcp.Tool) bool {
+	if len(c.srv.ToolNames) > 0 && !slices.Contains(c.srv.ToolNames, t.Name) {
+		return false
+	}
+	return c.srv.Filter == nil || c.srv.Filter(t)
+}
+
+func (c *Client) report(err error) {
+	if c.srv.OnError != nil {
+		c.srv.OnError(err)
+	}
+}
+
+// withSession runs f with the current session, connecting first when
+// there is none. When the server has lost the session (it restarted: the
+// go-sdk reports mcp.ErrSessionMissing, and servers of the TypeScript SDK
+// answer 400 to an unknown session), nothing ran, so when resend is set
+// the Client connects again and runs f once more.
+func (c *Client) withSession(ctx context.Context, resend bool, f func(*mcp.ClientSession) error) error {
+	cs, gen, err := c.current(ctx)
+	if err != nil {
+		return err
+	}
+	err = f(cs)
+	if err == nil || !sessionLost(err) || !c.reconnectable() {
+		if err != nil && errors.Is(err, mcp.ErrConnectionClosed) {
+			c.drop(gen)
+		}
+		return err
+	}
+	c.report(fmt.Errorf("mcptool: server %q lost the session, connecting again: %w", c.name, err))
+	c.drop(gen)
+	if !resend {
+		return err
+	}
+	if cs, _, err = c.current(ctx); err != nil {
+		return err
+	}
+	return f(cs)
+}
+
+// sessionLost reports whether err says the server does not know the
+// session. The TypeScript SDK's servers answer such a request with 400
+// and the message "No valid session ID provided"; the go-sdk surfaces the
+// status and the body in its error.
+func sessionLost(err error) bool {
+	if errors.Is(err, mcp.ErrSessionMissing) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "Bad Request") && strings.Contains(msg, "No valid session ID")
+}
+
+func (c *Client) reconnectable() bool { return c.srv.Session == nil }
+
+// current returns the session, connecting (or restarting a stdio server)
+// when there is none.
+func (c *Client) current(ctx context.Context) (*mcp.ClientSession, int, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, 0, fmt.Errorf("mcptool: server %q: client closed", c.name)
+	}
+	if cs := c.session; cs != nil {
+		gen := c.gen
+		c.mu.Unlock()
+		return cs, gen, nil
+	}
+	if !c.reconnectable() {
+		c.mu.Unlock()
+		return nil, 0, fmt.Errorf("mcptool: server %q: the session ended and was given by the program, so it cannot be reconnected: %w", c.name, mcp.ErrConnectionClosed)
+	}
+	if c.exited && !c.srv.Restart {
+		c.mu.Unlock()
+		return nil, 0, fmt.Errorf("mcptool: server %q: %w (Restart is off)", c.name, ErrServerExited)
+	}
+	if wait := time.Until(c.retryAt); wait > 0 {
+		c.mu.Unlock()
+		return nil, 0, fmt.Errorf("mcptool: server %q: %w; starting it again failed %d times, next attempt in %s", c.name, ErrServerExited, c.fails, wait.Round(time.Millisecond))
+	}
+	c.mu.Unlock()
+	return c.connect(ctx)
+}
+
+// connect starts a new session.
+func (c *Client) connect(ctx context.Context) (*mcp.ClientSession, int, error) {
+	t, cmd, err := c.transport()
+	if err != nil {
+		return nil, 0, err
+	}
+	cs, err := c.sdk.Connect(ctx, t, nil)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.fails++
+		c.retryAt = time.Now().Add(backoff(c.fails))
+		return nil, 0, fmt.Errorf("mcptool: server %q: connect: %w", c.name, err)
+	}
+	if c.closed {
+		cs.Close()
+		return nil, 0, fmt.Errorf("mcptool: server %q: client closed", c.name)
+	}
+	if c.session != nil { // another call connected meanwhile
+		cs.Close()
+		return c.session, c.gen, nil
+	}
+	c.fails, c.exited = 0, false
+	c.gen++
+	c.session, c.cmd = cs, cmd
+	gen := c.gen
+	go func() {
+		cs.Wait()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.gen == gen && c.session == cs && !c.closed {
+			c.session = nil
+			c.exited = c.srv.Command != ""
+		}
+	}()
+	return cs, gen, nil
+}
+
+// backoff is the wait before restart attempt n+1 after n failed ones.
+func backoff(n int) time.Duration {
+	return min(100*time.Millisecond<<min(n-1, 10), 30*time.Second)
+}
+
+// drop forgets session gen after a failure, so that the next call
+// connects again.
+func (c *Client) drop(gen int) {
+	c.mu.Lock()
+	cs := c.session
+	if c.gen != gen || cs == nil {
+		c.mu.Unlock()
+		return
+	}
+	c.session = nil
+	c.exited = c.srv.Command != ""
+	c.mu.Unlock()
+	cs.Close()
+}
+
+func (c *Client) transport() (mcp.Transport, *exec.Cmd, error) {
+	switch {
+	case c.srv.Command != "":
+		cmd := exec.Command(c.srv.Command, c.srv.Args...)
+		if len(c.srv.Env) > 0 {
+			cmd.Env = append(os.Environ(), c.srv.Env...)
+		}
+		cmd.Dir = c.srv.Dir
+		return &mcp.CommandTransport{Command: cmd}, cmd, nil
+	case c.srv.URL != "":
+		hc := c.srv.HTTPClient
+		if hc == nil {
+			hc = http.DefaultClient
+		}
+		if len(c.srv.Header) > 0 {
+			base := hc.Transport
+			if base == nil {
+				base = http.DefaultTransport
+			}
+			copied := *hc
+			copied.Transport = headerTransport{base: base, header: c.srv.Header}
+			hc = &copied
+		}
+		return &mcp.StreamableClientTransport{Endpoint: c.srv.URL, HTTPClient: hc}, nil, nil
+	}
+	t, err := c.srv.Transport()
+	if err != nil {
+		return nil, nil, fmt.Errorf("mcptool: server %q: transport: %w", c.name, err)
+	}
+	return t, nil, nil
+}
+
+type headerTransport struct {
+	base   http.RoundTripper
+	header http.Header
+}
+
+func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, vs := range t.header {
+		r.Header[k] = append([]string(nil), vs...)
+	}
+	return t.base.RoundTrip(r)
+}
+
+// Close ends the session and, for a stdio server, the subprocess: it
+// returns once the process has exited.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	cs := c.session
+	c.session = nil
+	c.mu.Unlock()
+	if cs == nil {
+		return nil
+	}
+	if err := cs.Close(); err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
+		return fmt.Errorf("mcptool: server %q: close: %w", c.name, err)
+	}
+	return nil
+}
+
+func (c *Client) onProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	p := req.Params
+	if ctx, ok := c.progress.Load(progressKey(p.ProgressToken)); ok {
+		toolcall.ReportProgress(ctx.(context.Context), p.Message, p.Progress, p.Total)
+	}
+}
+
+// progressKey normalises a token: it comes back from JSON as a float64.
+func progressKey(token any) string { return fmt.Sprint(token) }

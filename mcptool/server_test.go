@@ -1,0 +1,256 @@
+package mcptool_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/mcptool"
+)
+
+// calculator is a method tool set, as a program would serve it.
+type calculator struct {
+	_ toolcall.Method `tool:"Add" description:"Adds two numbers" params:"a: first; b: second"`
+	_ toolcall.Method `tool:"Boom" description:"Panics"`
+	_ toolcall.Method `tool:"Tenant" description:"The caller's tenant"`
+}
+
+func (calculator) Add(a, b int) int { return a + b }
+func (calculator) Boom() string     { panic("secret stack detail") }
+func (calculator) Tenant(tc toolcall.ToolContext) string {
+	s, _ := tc.Value("tenant").(string)
+	return "tenant=" + s
+}
+
+func servedTools(t *testing.T) []toolcall.Tool {
+	t.Helper()
+	tools, err := toolcall.ToolsFrom(calculator{})
+	require.NoError(t, err)
+	upper := toolcall.MustFunc("upper", "Upper-cases text", func(_ context.Context, in struct {
+		Text string `json:"text" jsonschema:"maxLength=10"`
+	}) (string, error) {
+		return strings.ToUpper(in.Text), nil
+	})
+	raw, err := toolcall.NewTool(chat.ToolDefinition{Name: "raw", Description: "Hand-written",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}`)},
+		func(_ context.Context, args json.RawMessage) (string, error) { return "raw " + string(args), nil })
+	require.NoError(t, err)
+	return append(tools, upper, raw)
+}
+
+func sdkClient(t *testing.T, s *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	_, err := s.Connect(context.Background(), st, nil)
+	require.NoError(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "sdk-client"}, nil).Connect(context.Background(), ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func TestServedToolsListAsDefined(t *testing.T) {
+	t.Parallel()
+	tools := servedTools(t)
+	s, err := mcptool.NewServer(&mcp.Implementation{Name: "calc"}, tools, nil)
+	require.NoError(t, err)
+	cs := sdkClient(t, s)
+	res, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	require.Len(t, res.Tools, len(tools))
+	defs, err := toolcall.NewManager().Definitions(tools)
+	require.NoError(t, err)
+	byName := map[string]*mcp.Tool{}
+	for _, tool := range res.Tools {
+		byName[tool.Name] = tool
+	}
+	for _, d := range defs {
+		got := byName[d.Name]
+		require.NotNil(t, got, d.Name)
+		assert.Equal(t, d.Description, got.Description)
+		schema, err := json.Marshal(got.InputSchema)
+		require.NoError(t, err)
+		assert.JSONEq(t, string(d.InputSchema), string(schema), d.Name)
+	}
+}
+
+// TestServedToolsListBytes compares the raw tools/list response on the
+// wire with toolcall's own definitions.
+func TestServedToolsListBytes(t *testing.T) {
+	t.Parallel()
+	tools := servedTools(t)
+	s, err := mcptool.NewServer(&mcp.Implementation{Name: "calc"}, tools, nil)
+	require.NoError(t, err)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`
+	req, err := http.NewRequest("POST", srv.URL, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, 200, resp.StatusCode, string(raw))
+	var wire struct {
+		Result struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &wire))
+	defs, err := toolcall.NewManager().Definitions(tools)
+	require.NoError(t, err)
+	require.Len(t, wire.Result.Tools, len(defs))
+	for _, d := range defs {
+		i := slices.IndexFunc(wire.Result.Tools, func(w struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}) bool {
+			return w.Name == d.Name
+		})
+		require.GreaterOrEqual(t, i, 0, d.Name)
+		w := wire.Result.Tools[i]
+		assert.Equal(t, d.Description, w.Description)
+		assert.Equal(t, string(d.InputSchema), string(w.InputSchema), "the schema's bytes on the wire")
+	}
+}
+
+func TestServedCallsTakeTheLoopPath(t *testing.T) {
+	t.Parallel()
+	s, err := mcptool.NewServer(&mcp.Implementation{Name: "calc"}, servedTools(t), nil)
+	require.NoError(t, err)
+	cs := sdkClient(t, s)
+	for _, tc := range []struct {
+		name, args, want string
+		isError          bool
+	}{
+		{"Add", `{"a":2,"b":40}`, "42", false},
+		{"Add", `{"a":"x","b":40}`, `invalid arguments for tool "Add": a: expected integer, got string`, true},
+		{"upper", `{"text":"hello"}`, "HELLO", false},
+		{"upper", `{"text":"far too long text"}`, `invalid arguments for tool "upper": text: must be at most 10 characters long`, true},
+		{"raw", `{"n":3}`, `raw {"n":3}`, false},
+		{"raw", `{"n":0}`, `invalid arguments for tool "raw": n: must be >= 1`, true},
+		{"Boom", `{}`, "tool Boom failed: internal error", true},
+		{"Tenant", `{}`, "tenant=", false},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.name, Arguments: json.RawMessage(tc.args)})
+		require.NoError(t, err, tc.name)
+		require.Len(t, res.Content, 1)
+		assert.Equal(t, tc.want, res.Content[0].(*mcp.TextContent).Text, "%s %s", tc.name, tc.args)
+		assert.Equal(t, tc.isError, res.IsError, "%s %s", tc.name, tc.args)
+	}
+}
+
+func TestServedToolContextComesFromTheServer(t *testing.T) {
+	t.Parallel()
+	s, err := mcptool.NewServer(&mcp.Implementation{Name: "calc"}, servedTools(t), &mcptool.ServerOptions{
+		ToolContext: func(_ context.Context, req *mcp.CallToolRequest) (toolcall.ToolContext, error) {
+			tenant := req.Extra.Header.Get("X-Tenant")
+			if tenant == "" {
+				return toolcall.ToolContext{}, errors.New("no tenant")
+			}
+			return toolcall.NewToolContext(map[string]any{"tenant": tenant}), nil
+		},
+	})
+	require.NoError(t, err)
+	for _, stateless := range []bool{false, true} {
+		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: stateless})
+		srv := httptest.NewServer(h)
+		c, err := mcptool.Connect(context.Background(), mcptool.Server{URL: srv.URL, Header: http.Header{"X-Tenant": {"acme"}}})
+		require.NoError(t, err)
+		tools, err := c.Tools(context.Background(), nil)
+		require.NoError(t, err)
+		var tenant toolcall.Tool
+		for _, tool := range tools {
+			if tool.Definition().Name == "Tenant" {
+				tenant = tool
+			}
+		}
+		require.NotNil(t, tenant)
+		// The arguments cannot carry a tenant: the schema has no such
+		// parameter, and the checks refuse unknown ones.
+		out, err := tenant.Call(context.Background(), json.RawMessage(`{}`))
+		require.NoError(t, err)
+		assert.Equal(t, "tenant=acme", out, "stateless=%v", stateless)
+		_, err = tenant.Call(context.Background(), json.RawMessage(`{"tenant":"evil"}`))
+		require.Error(t, err)
+		c.Close()
+
+		// Without the header the call is refused.
+		c, err = mcptool.Connect(context.Background(), mcptool.Server{URL: srv.URL})
+		require.NoError(t, err)
+		tools, err = c.Tools(context.Background(), nil)
+		require.NoError(t, err)
+		for _, tool := range tools {
+			if tool.Definition().Name == "Tenant" {
+				_, err = tool.Call(context.Background(), json.RawMessage(`{}`))
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "no tenant")
+			}
+		}
+		c.Close()
+		srv.Close()
+	}
+}
+
+func TestServedAnnotations(t *testing.T) {
+	t.Parallel()
+	ro, err := toolcall.NewTool(chat.ToolDefinition{Name: "ro"}, func(context.Context, json.RawMessage) (string, error) { return "", nil })
+	require.NoError(t, err)
+	s, err := mcptool.NewServer(&mcp.Implementation{Name: "a"}, []toolcall.Tool{readOnly{ro}}, nil)
+	require.NoError(t, err)
+	res, err := sdkClient(t, s).ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	require.NotNil(t, res.Tools[0].Annotations)
+	assert.True(t, res.Tools[0].Annotations.ReadOnlyHint)
+	assert.Nil(t, res.Tools[0].Annotations.DestructiveHint, "false claims nothing: MCP's default stays")
+}
+
+type readOnly struct{ toolcall.Tool }
+
+func (readOnly) Metadata() toolcall.Metadata { return toolcall.Metadata{ReadOnly: true} }
+
+// TestRoundTrip serves toolcall tools and consumes them again through
+// Connect in a full loop.
+func TestRoundTrip(t *testing.T) {
+	t.Parallel()
+	s, err := mcptool.NewServer(&mcp.Implementation{Name: "calc"}, servedTools(t), nil)
+	require.NoError(t, err)
+	c := connect(t, mcptool.Server{Transport: inMemory(s)})
+	tools, err := c.Tools(context.Background(), nil)
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var out bytes.Buffer
+	for _, tool := range tools {
+		if tool.Definition().Name == "Add" {
+			r, err := tool.Call(context.Background(), json.RawMessage(`{"a":1,"b":2}`))
+			require.NoError(t, err)
+			mu.Lock()
+			out.WriteString(r)
+			mu.Unlock()
+		}
+	}
+	assert.Equal(t, "3", out.String())
+}
