@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"context"
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -269,6 +270,16 @@ func (t *reflectTool) Definition() chat.ToolDefinition { return t.def }
 func (t *reflectTool) Metadata() Metadata              { return t.meta }
 func (t *reflectTool) input() *check.Input             { return t.in }
 
+// OutputSchema returns the JSON Schema of the tool's result text when the
+// method returns a struct that the default conversion turns into JSON, and
+// nil otherwise.
+func (t *reflectTool) OutputSchema() json.RawMessage {
+	if t.conv != nil || !t.shape.Result {
+		return nil
+	}
+	return outputSchema(t.fn.Type().Out(0))
+}
+
 func (t *reflectTool) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
 	return t.run(ctx, chat.ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
 }
@@ -364,6 +375,39 @@ type funcTool[In, Out any] struct {
 }
 
 func (t *funcTool[In, Out]) funcType() reflect.Type { return reflect.TypeOf(t.fn) }
+
+// OutputSchema returns the JSON Schema of the tool's result text when Out
+// is a struct that the default conversion turns into JSON, and nil
+// otherwise.
+func (t *funcTool[In, Out]) OutputSchema() json.RawMessage {
+	if t.conv != nil || t.noResult {
+		return nil
+	}
+	return outputSchema(reflect.TypeFor[Out]())
+}
+
+// outputSchema is the schema of results of type rt: a struct, or a pointer
+// to one, that encodes as JSON by its fields (no MarshalJSON or
+// MarshalText of its own). It is built on first use and cached.
+func outputSchema(rt reflect.Type) json.RawMessage {
+	if rt.Kind() == reflect.Pointer {
+		rt = rt.Elem()
+	}
+	if rt.Kind() != reflect.Struct || rt.Implements(jsonMarshalerType) || reflect.PointerTo(rt).Implements(jsonMarshalerType) ||
+		rt.Implements(textMarshalerType) || reflect.PointerTo(rt).Implements(textMarshalerType) {
+		return nil
+	}
+	ts, err := schemaOf(rt)
+	if err != nil {
+		return nil
+	}
+	return ts.plain.Schema
+}
+
+var (
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
 
 func (t *funcTool[In, Out]) Definition() chat.ToolDefinition { return t.def }
 func (t *funcTool[In, Out]) Metadata() Metadata              { return t.meta }

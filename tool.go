@@ -27,6 +27,11 @@ import (
 // that passed. The tools this package builds also check when their Call is
 // used directly, so a wrapper that calls one is safe too; there, null for an
 // optional parameter counts as absent, as in the strict variant.
+//
+// The tools [NewFunc], [NewMethod] and [ToolsFrom] build also have a method
+// OutputSchema() json.RawMessage: the JSON Schema of the result text when
+// the result is a struct turned into JSON by the default conversion, nil
+// otherwise. An MCP server announces it (package mcptool).
 type Tool interface {
 	Definition() chat.ToolDefinition
 	Metadata() Metadata

@@ -34,7 +34,11 @@ type ServerOptions struct {
 //
 // tools/list gives each tool's toolcall definition: the same name,
 // description and input schema (the strict variant for a strict tool),
-// and its hints as annotations (readOnlyHint and idempotentHint). A tool that fails
+// and its hints as annotations (readOnlyHint and idempotentHint). A tool
+// whose result is a struct converted to JSON by the default conversion
+// (see toolcall.Tool's OutputSchema) also has an outputSchema, and its
+// results carry structuredContent beside the text, unless the result was
+// cut to the size limit. A tool that fails
 // answers with isError and the text the error policy gives (a panic's
 // value and stack never reach the client); a call whose context ends is a
 // protocol error.
@@ -56,9 +60,15 @@ func NewServer(impl *mcp.Implementation, tools []toolcall.Tool, opts *ServerOpti
 		def := defs[i]
 		tool := &mcp.Tool{Name: def.Name, Description: def.Description, InputSchema: json.RawMessage(def.InputSchema),
 			Annotations: annotations(t.Metadata())}
+		var structured bool
+		if out, ok := t.(interface{ OutputSchema() json.RawMessage }); ok {
+			if schema := out.OutputSchema(); schema != nil {
+				tool.OutputSchema, structured = schema, true
+			}
+		}
 		one := []toolcall.Tool{t}
 		s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return serve(ctx, m, o.ToolContext, one, req)
+			return serve(ctx, m, o.ToolContext, one, structured, req)
 		})
 	}
 	return s, nil
@@ -75,7 +85,7 @@ func annotations(md toolcall.Metadata) *mcp.ToolAnnotations {
 }
 
 func serve(ctx context.Context, m *toolcall.Manager, toolContext func(context.Context, *mcp.CallToolRequest) (toolcall.ToolContext, error),
-	tools []toolcall.Tool, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	tools []toolcall.Tool, structured bool, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if toolContext != nil {
 		tc, err := toolContext(ctx, req)
 		if err != nil {
@@ -90,5 +100,8 @@ func serve(ctx context.Context, m *toolcall.Manager, toolContext func(context.Co
 	}
 	e := resp.Executions[0]
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: e.Result}}, IsError: e.IsError || err != nil}
+	if structured && !res.IsError && json.Valid([]byte(e.Result)) { // a result cut to the size limit is text
+		res.StructuredContent = json.RawMessage(e.Result)
+	}
 	return res, nil
 }

@@ -254,3 +254,51 @@ func TestRoundTrip(t *testing.T) {
 	}
 	assert.Equal(t, "3", out.String())
 }
+
+type weather struct {
+	City string  `json:"city"`
+	Temp float64 `json:"temp"`
+	Note string  `json:"note,omitempty"`
+}
+
+func TestServedStructuredContent(t *testing.T) {
+	t.Parallel()
+	report := toolcall.MustFunc("weather", "The weather", func(_ context.Context, in struct {
+		City string `json:"city"`
+	}) (weather, error) {
+		return weather{City: in.City, Temp: 21.5, Note: strings.Repeat("x", len(in.City))}, nil
+	})
+	converted := toolcall.MustFunc("converted", "Converted", func(context.Context, struct{}) (weather, error) {
+		return weather{City: "a"}, nil
+	}, toolcall.WithConverter(func(v any) (string, error) { return "custom", nil }))
+	text := toolcall.MustFunc("text", "Text", func(context.Context, struct{}) (string, error) { return "{}", nil })
+	m := toolcall.NewManager(toolcall.WithLimits(toolcall.Limits{MaxResultBytes: 60}))
+	s, err := mcptool.NewServer(&mcp.Implementation{Name: "w"}, []toolcall.Tool{report, converted, text}, &mcptool.ServerOptions{Manager: m})
+	require.NoError(t, err)
+	cs := sdkClient(t, s)
+	list, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	want, err := toolcall.SchemaFor(weather{})
+	require.NoError(t, err)
+	schemas := map[string]any{}
+	for _, tool := range list.Tools {
+		schemas[tool.Name] = tool.OutputSchema
+	}
+	got, err := json.Marshal(schemas["weather"])
+	require.NoError(t, err)
+	assert.JSONEq(t, string(want), string(got))
+	assert.Nil(t, schemas["converted"], "a converted result has no schema")
+	assert.Nil(t, schemas["text"])
+
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "weather", Arguments: map[string]any{"city": "Oslo"}})
+	require.NoError(t, err)
+	assert.Equal(t, `{"city":"Oslo","temp":21.5,"note":"xxxx"}`, res.Content[0].(*mcp.TextContent).Text)
+	sc, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"city":"Oslo","temp":21.5,"note":"xxxx"}`, string(sc))
+
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "weather", Arguments: map[string]any{"city": strings.Repeat("O", 40)}})
+	require.NoError(t, err)
+	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "[truncated: result was")
+	assert.Nil(t, res.StructuredContent, "a cut result is text only")
+}
