@@ -53,6 +53,17 @@ var cases = []exampleCase{
 		"answer: Your alarm is set for 10:10.",
 		"alarm set for 2025-05-01 10:10 CEST",
 	}},
+	{name: "mcp", want: []string{
+		"server: this program, started as `mcp serve` over stdio",
+		"  tool getCurrentDateTime: Get the current date and time in the user's timezone",
+		`    schema: {"additionalProperties":false,"properties":{},"required":[],"type":"object"}`,
+		"  tool setAlarm: Set a user alarm for the given time",
+		"user: Can you set an alarm 10 minutes from now?",
+		"round 1: getCurrentDateTime {} -> 2025-05-01T10:00:00+02:00",
+		`round 2: setAlarm {"time":"2025-05-01T10:10:00+02:00"} -> Alarm 1 set for 2025-05-01 10:10`,
+		"answer: Your alarm is set for 10:10.",
+		"server closed",
+	}},
 	{name: "weather", want: []string{
 		`      "enum": [`,
 		`tool currentWeather {"location":"Paris","unit":"C"} -> {"temp":30,"unit":"C"}`,
