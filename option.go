@@ -308,10 +308,63 @@ func chainMiddleware(outer, inner Middleware) Middleware {
 	}
 }
 
-// WithHooks sets the observers of the loop. A [Manager] on its own runs no
-// call and no model round, so of these it calls BeforeTool and AfterTool.
+// WithHooks adds observers of the loop. Given more than once, every set
+// runs: before-hooks in the order given, each getting the context the one
+// before returned, and after-hooks in the reverse order, as deferred calls
+// do. A [Manager] on its own runs no call and no model round, so of these
+// it calls BeforeTool, AfterTool and ToolProgress.
 func WithHooks(h Hooks) ManagerOption {
-	return execOption(func(c *config) { c.hooks = h })
+	return execOption(func(c *config) { c.hooks = c.hooks.then(h) })
+}
+
+// then returns hooks that run h's after a's (and h's after-hooks first).
+func (a Hooks) then(h Hooks) Hooks {
+	out := Hooks{
+		BeforeCall:  chainBefore(a.BeforeCall, h.BeforeCall),
+		BeforeModel: chainBefore(a.BeforeModel, h.BeforeModel),
+		AfterModel:  chainAfter(h.AfterModel, a.AfterModel),
+		BeforeTool:  chainBefore(a.BeforeTool, h.BeforeTool),
+		AfterTool:   chainAfter(h.AfterTool, a.AfterTool),
+	}
+	out.AfterCall = a.AfterCall
+	if x, y := h.AfterCall, a.AfterCall; x != nil && y != nil {
+		out.AfterCall = func(ctx context.Context, resp *Response, err error) { x(ctx, resp, err); y(ctx, resp, err) }
+	} else if x != nil {
+		out.AfterCall = x
+	}
+	out.ToolProgress = a.ToolProgress
+	if x, y := a.ToolProgress, h.ToolProgress; x != nil && y != nil {
+		out.ToolProgress = func(ctx context.Context, info CallInfo, msg string, progress, total float64) {
+			x(ctx, info, msg, progress, total)
+			y(ctx, info, msg, progress, total)
+		}
+	} else if y != nil {
+		out.ToolProgress = y
+	}
+	return out
+}
+
+func chainBefore[T any](a, b func(context.Context, T) context.Context) func(context.Context, T) context.Context {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(ctx context.Context, v T) context.Context {
+		ctx = hookContext(ctx, a(ctx, v))
+		return hookContext(ctx, b(ctx, v))
+	}
+}
+
+func chainAfter[T any](a, b func(context.Context, T)) func(context.Context, T) {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(ctx context.Context, v T) { a(ctx, v); b(ctx, v) }
 }
 
 // WithMaxIterations sets how many tool rounds a call may take, 10 by

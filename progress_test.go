@@ -46,3 +46,33 @@ func TestReportProgressReachesTheHook(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, toolcall.ReportProgress(context.Background(), "x", 1, 1))
 }
+
+func TestWithHooksComposes(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var order []string
+	note := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
+	type key struct{}
+	set := func(name string) toolcall.Hooks {
+		return toolcall.Hooks{
+			BeforeCall: func(ctx context.Context, _ *chat.Request) context.Context {
+				note(name + " before call, saw " + fmt.Sprint(ctx.Value(key{})))
+				return context.WithValue(ctx, key{}, name)
+			},
+			AfterCall: func(ctx context.Context, _ *toolcall.Response, _ error) {
+				note(name + " after call, saw " + fmt.Sprint(ctx.Value(key{})))
+			},
+			BeforeTool: func(ctx context.Context, _ chat.ToolCall) context.Context { note(name + " before tool"); return ctx },
+			AfterTool:  func(context.Context, toolcall.ToolExecution) { note(name + " after tool") },
+		}
+	}
+	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "slow", `{}`)), tt.Text("ok"))
+	slow := toolcall.MustFunc("slow", "Slow", func(context.Context, struct{}) (string, error) { return "", nil })
+	_, err := toolcall.NewClient(model, toolcall.WithHooks(set("a")), toolcall.WithHooks(set("b"))).Prompt("go").Tools(slow).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"a before call, saw <nil>", "b before call, saw a",
+		"a before tool", "b before tool", "b after tool", "a after tool",
+		"b after call, saw b", "a after call, saw b",
+	}, order)
+}
