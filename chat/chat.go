@@ -194,6 +194,10 @@ type Response struct {
 	Usage        Usage        `json:"usage"`
 	// Model is the model name the provider reported, if any.
 	Model string `json:"model,omitempty"`
+	// Attempts is how many requests the provider made for this reply,
+	// retries included: 1 when the first request succeeded. It is 0 when
+	// the model does not say (a scripted model, a Client used as a Model).
+	Attempts int `json:"attempts,omitempty"`
 }
 
 // HasToolCalls reports whether the reply asks for tool calls.

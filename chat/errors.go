@@ -33,11 +33,16 @@ type ProviderError struct {
 	Model      string
 	// RetryAfter is the wait the server asked for (HTTP Retry-After), or 0.
 	RetryAfter time.Duration
-	Err        error
+	// Attempts is how many requests were made, retries included; the
+	// other fields describe the last one. It is 0 when no request was
+	// sent, as for a request that cannot be built.
+	Attempts int
+	Err      error
 }
 
-// Error reads "provider: HTTP status: model: cause: message (retry after d)",
-// leaving out the parts that are unknown.
+// Error reads "provider: HTTP status: model: cause: message (retry after d,
+// n attempts)", leaving out the parts that are unknown; the number of
+// attempts shows when there was more than one.
 func (e *ProviderError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Provider)
@@ -55,8 +60,13 @@ func (e *ProviderError) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Message)
 	}
-	if e.RetryAfter > 0 {
+	switch {
+	case e.RetryAfter > 0 && e.Attempts > 1:
+		fmt.Fprintf(&b, " (retry after %s, %d attempts)", e.RetryAfter, e.Attempts)
+	case e.RetryAfter > 0:
 		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	case e.Attempts > 1:
+		fmt.Fprintf(&b, " (%d attempts)", e.Attempts)
 	}
 	return b.String()
 }

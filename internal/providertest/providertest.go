@@ -6,10 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -188,4 +194,177 @@ func CutReply(t *testing.T, prompt *toolcall.Prompt, stream bool, runs func() in
 	assert.Equal(t, []chat.Message{ask}, resp.History)
 	require.NoError(t, toolcalltest.CheckHistory(resp.History))
 	return streamed
+}
+
+// A Flaky is a test server for the retries: it answers the first Fails
+// requests with Fail and every later one with OK, and counts the requests
+// (the handler calls).
+type Flaky struct {
+	*httptest.Server
+	requests atomic.Int32
+}
+
+// NewFlaky starts a Flaky server that fails the first fails requests with
+// fail and answers the others with ok. The server closes with the test.
+func NewFlaky(t *testing.T, fails int, fail, ok http.HandlerFunc) *Flaky {
+	t.Helper()
+	f := &Flaky{}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if int(f.requests.Add(1)) <= fails {
+			fail(w, r)
+			return
+		}
+		ok(w, r)
+	}))
+	t.Cleanup(f.Close)
+	return f
+}
+
+// Requests is how many requests the server received.
+func (f *Flaky) Requests() int { return int(f.requests.Load()) }
+
+// Status answers with an HTTP status, the headers given in pairs (name,
+// value, ...) and a JSON error body.
+func Status(status int, header ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for i := 0; i+1 < len(header); i += 2 {
+			w.Header().Set(header[i], header[i+1])
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, `{"error":{"message":"failure %d"}}`, status)
+	}
+}
+
+// Reset closes the connection without writing a byte of a response, as a
+// server that crashed or a proxy that dropped the connection.
+func Reset(w http.ResponseWriter, r *http.Request) {
+	conn, _, err := w.(http.Hijacker).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	_ = conn.Close()
+}
+
+// Reply answers 200 with body, of content type ctype.
+func Reply(ctype, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ctype)
+		_, _ = io.WriteString(w, body)
+	}
+}
+
+// CutAfter answers 200 with the start of a stream, flushes it, and drops
+// the connection: the client has the first part, then an error.
+func CutAfter(ctype, start string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ctype)
+		_, _ = io.WriteString(w, start)
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// A Sleeper stands for the wait between attempts: it records each wait
+// and returns at once, so tests never sleep.
+type Sleeper struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+// Sleep records d and returns nil, or ctx.Err() when ctx is done.
+func (s *Sleeper) Sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.waits = append(s.waits, d)
+	s.mu.Unlock()
+	return ctx.Err()
+}
+
+// Waits returns the waits asked for, in order.
+func (s *Sleeper) Waits() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.waits)
+}
+
+// BlockingSleep returns a wait that signals entered, then blocks until ctx
+// is done and returns ctx.Err(): the test cancels the context during the
+// wait.
+func BlockingSleep(entered chan<- time.Duration) func(ctx context.Context, d time.Duration) error {
+	return func(ctx context.Context, d time.Duration) error {
+		entered <- d
+		<-ctx.Done()
+		return ctx.Err()
+	}
+}
+
+// NoJitter takes nothing off an exponential wait, so that waits are exact.
+func NoJitter() float64 { return 0 }
+
+// RetriedStatuses are the statuses the providers retry.
+var RetriedStatuses = []int{408, 409, 429, 500, 502, 503, 504}
+
+// CheckAttempts checks that err is a *chat.ProviderError with the status
+// and the number of attempts given, and that its message counts them when
+// there was more than one.
+func CheckAttempts(t *testing.T, err error, status, attempts int) *chat.ProviderError {
+	t.Helper()
+	var pe *chat.ProviderError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, status, pe.StatusCode, "status")
+	assert.Equal(t, attempts, pe.Attempts, "attempts")
+	if attempts > 1 {
+		assert.Contains(t, err.Error(), fmt.Sprintf("%d attempts)", attempts))
+	} else {
+		assert.NotContains(t, err.Error(), "attempts")
+	}
+	return pe
+}
+
+// CountConns starts a server that reads each request and answers with
+// handler, and counts the TCP connections it accepts; the server closes
+// with the test.
+func CountConns(t *testing.T, handler http.HandlerFunc) (*httptest.Server, func() int) {
+	t.Helper()
+	var opened atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		handler(w, r)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, func() int { return int(opened.Load()) }
+}
+
+// Hammer makes calls calls of call, concurrency at a time, and fails the
+// test with the first error.
+func Hammer(t *testing.T, calls, concurrency int, call func() error) {
+	t.Helper()
+	var (
+		next     atomic.Int32
+		failed   atomic.Bool
+		once     sync.Once
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	for range concurrency {
+		wg.Go(func() {
+			for int(next.Add(1)) <= calls && !failed.Load() {
+				if err := call(); err != nil {
+					once.Do(func() { firstErr = err })
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr != nil {
+		t.Fatalf("a call failed: %v", firstErr)
+	}
 }

@@ -123,6 +123,7 @@ func TestChat(t *testing.T) {
 		},
 		{
 			name: "server error", recording: "h_server_error", captured: true,
+			cfg:     ollama.Config{MaxRetries: ollama.NoRetries}, // retry_test.go retries
 			req:     &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}},
 			wantErr: chat.ErrServer, status: 500, model: "tiny-toolcaller",
 			wantMsg: []string{"llama runner process has terminated"},
@@ -156,7 +157,9 @@ func TestChat(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			assert.Equal(t, tc.want, resp)
+			want := *tc.want
+			want.Attempts = 1 // one request: nothing was retried
+			assert.Equal(t, &want, resp)
 		})
 	}
 }
@@ -341,7 +344,7 @@ func TestChatErrors(t *testing.T) {
 				_, _ = w.Write([]byte(tc.body))
 			}))
 			t.Cleanup(srv.Close)
-			m := newModel(srv, ollama.Config{})
+			m := newModel(srv, ollama.Config{MaxRetries: ollama.NoRetries}) // retry_test.go retries
 
 			resp, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}})
 

@@ -47,6 +47,7 @@ func TestReplyCutShort(t *testing.T) {
 				FinishReason: chat.FinishLength,
 				Usage:        chat.Usage{PromptTokens: 160, CompletionTokens: 12, TotalTokens: 172},
 				Model:        "tiny-toolcaller",
+				Attempts:     1,
 			}
 			opts := chat.Options{MaxTokens: ptr(12)}
 

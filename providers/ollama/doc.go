@@ -79,4 +79,53 @@
 // (HTTP 404) wraps [chat.ErrModelNotFound] and suggests `ollama pull`.
 // An {"error": ...} line inside a stream is an error too. A cancelled
 // context ends a call promptly, and the error wraps ctx.Err().
+//
+// Each error and each reply says how many requests the call made, retries
+// included: [chat.ProviderError].Attempts and [chat.Response].Attempts,
+// which the loop's hooks see in ModelCall.Err and ModelCall.Response. The
+// error's other fields describe the last request; its message ends in
+// "(3 attempts)" when there was more than one.
+//
+// # Retries
+//
+// A request that fails with status 408, 409, 429 or 5xx (Ollama answers
+// 503 when its queue is full, OLLAMA_MAX_QUEUE), or with a connection
+// error before any byte of a response (refused, reset, closed by the
+// server), is sent again, up to Config.MaxRetries times:
+// [DefaultMaxRetries] (2, so three requests at most) when it is 0, none
+// with [NoRetries] or any negative value. Other 4xx (an unknown model, a
+// model without tools) are not retried, nor is a timeout after the request
+// went out, a certificate error or an unknown host. The wait before retry n
+// is 0.5 s·2^(n-1), at most 8 s, less a random jitter of up to a quarter;
+// a server's Retry-After (seconds or an HTTP date) replaces it, up to
+// 30 s. A wait that would outlast the context's deadline is not begun: the
+// call ends with the server's error at once. Cancelling the context ends a
+// wait at once, with an error that wraps both ctx.Err() and the last
+// failure's sentinel.
+//
+// Only the request is retried, until the status line and headers of a 2xx
+// response arrive; nothing of a reply has been read then. Once they have,
+// the call is never retried: a stream cut after its first line ends in an
+// error after the caller got its delta, and a body cut short ends in an
+// error too.
+//
+// # Connections
+//
+// With Config.HTTPClient nil, requests go through one client shared by all
+// models of this package and of providers/openai. Its transport is a clone
+// of http.DefaultTransport (proxy from the environment, its dial and TLS
+// timeouts) that keeps up to 100 idle connections per server, where
+// http.DefaultTransport keeps 2, and speaks HTTP/2 where the server
+// offers it. The number of requests in flight is not capped, and the
+// client has no Timeout. So up to 100 calls at a time reuse their
+// connections: 4,000 calls 32 at a time open about 32 connections, where
+// http.DefaultClient opened up to 1,599. A program that replaced
+// http.DefaultTransport is served by its transport.
+//
+// To set your own limits, give a client of your own, e.g.
+//
+//	tr := http.DefaultTransport.(*http.Transport).Clone()
+//	tr.ForceAttemptHTTP2 = true
+//	tr.MaxIdleConnsPerHost = 256 // at least the calls you run at a time
+//	model := ollama.New(ollama.Config{Model: "qwen2.5", HTTPClient: &http.Client{Transport: tr}})
 package ollama

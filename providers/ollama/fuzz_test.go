@@ -44,6 +44,7 @@ func fuzzModel(status int, body []byte) *ollama.Model {
 		BaseURL:    "http://ollama.invalid",
 		Model:      "fuzz",
 		HTTPClient: &http.Client{Transport: cannedBody{status: status, body: body}},
+		MaxRetries: ollama.NoRetries, // a 5xx is sent once
 	})
 }
 

@@ -244,7 +244,8 @@ func TestLoopBadServer(t *testing.T) {
 				})
 				require.NoError(t, err)
 				var log providertest.HookLog
-				client := toolcall.NewClient(newModel(srv, ollama.Config{}), toolcall.WithHooks(log.Hooks()))
+				// Retries off: the failure must reach the loop as the server sent it.
+				client := toolcall.NewClient(newModel(srv, ollama.Config{MaxRetries: ollama.NoRetries}), toolcall.WithHooks(log.Hooks()))
 				prompt := client.Prompt("What is the weather in Paris and Lyon?").Tools(weather)
 
 				var resp *toolcall.Response

@@ -17,6 +17,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/retry"
 )
 
 // DefaultBaseURL is the server used when neither Config.BaseURL nor
@@ -36,9 +37,18 @@ type Config struct {
 	BaseURL string
 	// Model is the model name, e.g. "qwen2.5". Request.Model overrides it.
 	Model string
-	// HTTPClient sends the requests; nil means http.DefaultClient. Leave its
-	// Timeout zero for streaming and bound calls with the context instead.
+	// HTTPClient sends the requests. Nil means a client shared by the
+	// models of both providers, which keeps up to 100 idle connections per
+	// server and uses HTTP/2 where the server offers it (see "Connections"
+	// in the package documentation). Leave its Timeout zero for streaming
+	// and bound calls with the context instead.
 	HTTPClient *http.Client
+	// MaxRetries is how many times a request that failed with status 408,
+	// 409, 429 or 5xx, or whose connection failed before any response,
+	// is sent again (see "Retries" in the package documentation). 0 means
+	// [DefaultMaxRetries]; [NoRetries], or any negative value, turns
+	// retries off.
+	MaxRetries int
 	// KeepAlive is how long the server keeps the model loaded after a
 	// request: a duration such as "10m", or a number of seconds ("0"
 	// unloads at once, "-1" keeps it loaded). Empty means the server's
@@ -53,6 +63,15 @@ type Config struct {
 	Options map[string]any
 }
 
+// Retry settings for Config.MaxRetries.
+const (
+	// DefaultMaxRetries is the number of retries when Config.MaxRetries
+	// is 0: up to three requests in all.
+	DefaultMaxRetries = retry.DefaultMaxRetries
+	// NoRetries turns retries off: every call makes one request.
+	NoRetries = -1
+)
+
 // A Model is an Ollama model served over /api/chat. It implements
 // [chat.Model] and [chat.StreamingModel].
 //
@@ -63,6 +82,7 @@ type Model struct {
 	base      string
 	model     string
 	client    *http.Client
+	retry     retry.Policy
 	keepAlive any
 	think     *bool
 	options   map[string]any
@@ -79,7 +99,7 @@ func New(cfg Config) *Model {
 	base := resolveBaseURL(cfg.BaseURL, os.Getenv("OLLAMA_HOST"))
 	client := cfg.HTTPClient
 	if client == nil {
-		client = http.DefaultClient
+		client = httpline.DefaultClient()
 	}
 	var think *bool
 	if cfg.Think != nil {
@@ -91,6 +111,7 @@ func New(cfg Config) *Model {
 		base:      base,
 		model:     cfg.Model,
 		client:    client,
+		retry:     retry.Policy{MaxRetries: cfg.MaxRetries},
 		keepAlive: keepAliveValue(cfg.KeepAlive),
 		think:     think,
 		options:   maps.Clone(cfg.Options), // the caller may change its map later
@@ -139,13 +160,20 @@ func keepAliveValue(s string) any {
 
 // Chat sends req with "stream": false and returns the reply. It does not
 // modify req. Errors are [*chat.ProviderError] values; see the package
-// documentation.
+// documentation. The reply's Attempts, or the error's, is the number of
+// requests sent.
 func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
+	var attempts int
+	resp, err := m.chat(ctx, req, &attempts)
+	return retry.Count(resp, err, attempts)
+}
+
+func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, false)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := m.post(ctx, body, model, false)
+	resp, err := m.post(ctx, body, model, false, attempts)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +202,16 @@ func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, er
 // Chat would return it. If yield returns false, Stream closes the
 // connection and returns [chat.ErrStreamStopped]. A nil yield is
 // allowed.
+//
+// Requests are retried only until a 2xx response arrives: once the stream
+// has begun, a failure ends the call and no request is sent again.
 func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
+	var attempts int
+	resp, err := m.stream(ctx, req, yield, &attempts)
+	return retry.Count(resp, err, attempts)
+}
+
+func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, true)
 	if err != nil {
 		return nil, err
@@ -182,7 +219,7 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if yield == nil {
 		yield = func(chat.Delta) bool { return true }
 	}
-	resp, err := m.post(ctx, body, model, true)
+	resp, err := m.post(ctx, body, model, true, attempts)
 	if err != nil {
 		return nil, err
 	}
@@ -232,9 +269,27 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	}
 }
 
-// post sends body and returns a 2xx response; any other status is read and
-// turned into a *chat.ProviderError.
-func (m *Model) post(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
+// post sends body, again when the server or the connection failed in a
+// way that is retried, and returns a 2xx response whose body is unread; any
+// other status is read and turned into a *chat.ProviderError. It sets
+// *attempts to the number of requests made.
+func (m *Model) post(ctx context.Context, body []byte, model string, stream bool, attempts *int) (*http.Response, error) {
+	var resp *http.Response
+	n, err := m.retry.Do(ctx, func() error {
+		var err error
+		resp, err = m.send(ctx, body, model, stream)
+		return err
+	})
+	*attempts = n
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// send makes one request: it sends body and returns a 2xx response; any
+// other status is read and turned into a *chat.ProviderError.
+func (m *Model) send(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, &chat.ProviderError{Provider: providerName, Model: model, Err: err}

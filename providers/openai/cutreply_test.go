@@ -35,6 +35,7 @@ func TestReplyCutShort(t *testing.T) {
 		FinishReason: chat.FinishLength,
 		Usage:        chat.Usage{PromptTokens: 90, CompletionTokens: 12, TotalTokens: 102},
 		Model:        "gpt-4o-mini-2024-07-18",
+		Attempts:     1,
 	}
 	for _, tc := range []struct {
 		name, recording string

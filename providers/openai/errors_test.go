@@ -164,7 +164,7 @@ func TestErrors(t *testing.T) {
 				_, _ = w.Write([]byte(body))
 			}))
 			t.Cleanup(srv.Close)
-			m := newModel(srv, openai.Config{Model: "gpt-4o-mini"})
+			m := newModel(srv, openai.Config{Model: "gpt-4o-mini", MaxRetries: openai.NoRetries}) // retry_test.go retries
 			req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
 
 			resp, chatErr := m.Chat(context.Background(), req)
@@ -204,7 +204,7 @@ func TestConnectionRefused(t *testing.T) {
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
 	m := openai.New(openai.Config{BaseURL: "http://" + addr + "/" + testKey + "/v1", APIKey: testKey, Model: "gpt-4o-mini",
-		HTTPClient: &http.Client{Transport: tr}})
+		HTTPClient: &http.Client{Transport: tr}, MaxRetries: openai.NoRetries}) // retry_test.go retries refused connections
 	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
 
 	_, chatErr := m.Chat(context.Background(), req)

@@ -28,6 +28,7 @@ func fuzzModel(status int, contentType string, body []byte) *openai.Model {
 		APIKey:     testKey,
 		Model:      "fuzz",
 		HTTPClient: &http.Client{Transport: cannedBody{status: status, contentType: contentType, body: body}},
+		MaxRetries: openai.NoRetries, // a 429 or 5xx is sent once
 	})
 }
 

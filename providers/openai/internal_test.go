@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall/internal/httpline"
 )
 
 func TestRetryAfter(t *testing.T) {
@@ -218,7 +220,8 @@ func TestNewDefaults(t *testing.T) {
 	m := New(Config{})
 	assert.Equal(t, DefaultBaseURL+"/chat/completions", m.endpoint)
 	assert.Equal(t, "", m.auth)
-	assert.Equal(t, http.DefaultClient, m.client)
+	assert.Same(t, httpline.DefaultClient(), m.client)
+	assert.Equal(t, 2, m.retry.Retries())
 	assert.True(t, m.completionTokens)
 
 	m = New(Config{BaseURL: " http://localhost:8080/v1/ ", APIKey: " k "})

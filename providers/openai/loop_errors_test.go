@@ -264,7 +264,9 @@ func TestLoopBadServer(t *testing.T) {
 				})
 				require.NoError(t, err)
 				var log providertest.HookLog
-				client := toolcall.NewClient(newModel(srv, openai.Config{APIKey: loopKey, Model: "gpt-4o-mini"}), toolcall.WithHooks(log.Hooks()))
+				// Retries off: the failure must reach the loop as the server sent it.
+				client := toolcall.NewClient(newModel(srv, openai.Config{APIKey: loopKey, Model: "gpt-4o-mini", MaxRetries: openai.NoRetries}),
+					toolcall.WithHooks(log.Hooks()))
 				prompt := client.Prompt("What is the weather in Paris and Lyon?").Tools(weather)
 
 				var resp *toolcall.Response

@@ -11,6 +11,9 @@ import (
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/retry"
 )
 
 // DefaultBaseURL is OpenAI's API, used when neither Config.BaseURL nor
@@ -37,10 +40,28 @@ type Config struct {
 	Model string
 	// Organization, when set, is sent in the OpenAI-Organization header.
 	Organization string
-	// HTTPClient sends the requests; nil means http.DefaultClient. Leave its
-	// Timeout zero for streaming and bound calls with the context instead.
+	// HTTPClient sends the requests. Nil means a client shared by the
+	// models of both providers, which keeps up to 100 idle connections per
+	// server and uses HTTP/2 where the server offers it (see "Connections"
+	// in the package documentation). Leave its Timeout zero for streaming
+	// and bound calls with the context instead.
 	HTTPClient *http.Client
+	// MaxRetries is how many times a request that failed with status 408,
+	// 409, 429 or 5xx, or whose connection failed before any response,
+	// is sent again (see "Retries" in the package documentation). 0 means
+	// [DefaultMaxRetries]; [NoRetries], or any negative value, turns
+	// retries off.
+	MaxRetries int
 }
+
+// Retry settings for Config.MaxRetries.
+const (
+	// DefaultMaxRetries is the number of retries when Config.MaxRetries
+	// is 0: up to three requests in all.
+	DefaultMaxRetries = retry.DefaultMaxRetries
+	// NoRetries turns retries off: every call makes one request.
+	NoRetries = -1
+)
 
 // A Model is a chat model behind an OpenAI-compatible Chat Completions API.
 // It implements [chat.Model] and [chat.StreamingModel].
@@ -55,6 +76,7 @@ type Model struct {
 	auth     string // "Bearer " + key, built once
 	org      string
 	client   *http.Client
+	retry    retry.Policy
 	// completionTokens sends Options.MaxTokens as max_completion_tokens,
 	// which OpenAI requires of its reasoning models; compatible servers
 	// know max_tokens.
@@ -84,7 +106,7 @@ func New(cfg Config) *Model {
 	}
 	client := cfg.HTTPClient
 	if client == nil {
-		client = http.DefaultClient
+		client = httpline.DefaultClient()
 	}
 	m := &Model{
 		endpoint:         base + "/chat/completions",
@@ -93,6 +115,7 @@ func New(cfg Config) *Model {
 		key:              key,
 		org:              cfg.Organization,
 		client:           client,
+		retry:            retry.Policy{MaxRetries: cfg.MaxRetries},
 		completionTokens: isOpenAI(base),
 	}
 	if key != "" {
@@ -117,13 +140,20 @@ func (m *Model) String() string {
 func (m *Model) GoString() string { return m.String() }
 
 // Chat sends req and returns the reply. It does not modify req. Errors are
-// [*chat.ProviderError] values; see the package documentation.
+// [*chat.ProviderError] values; see the package documentation. The reply's
+// Attempts, or the error's, is the number of requests sent.
 func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
+	var attempts int
+	resp, err := m.chat(ctx, req, &attempts)
+	return retry.Count(resp, err, attempts)
+}
+
+func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, false)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := m.post(ctx, body, model, false)
+	resp, err := m.post(ctx, body, model, false, attempts)
 	if err != nil {
 		return nil, err
 	}
@@ -151,9 +181,27 @@ func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, er
 	return a.response(), nil
 }
 
-// post sends body and returns a 2xx response; any other status is read and
-// turned into a *chat.ProviderError.
-func (m *Model) post(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
+// post sends body, again when the server or the connection failed in a
+// way that is retried, and returns a 2xx response whose body is unread; any
+// other status is read and turned into a *chat.ProviderError. It sets
+// *attempts to the number of requests made.
+func (m *Model) post(ctx context.Context, body []byte, model string, stream bool, attempts *int) (*http.Response, error) {
+	var resp *http.Response
+	n, err := m.retry.Do(ctx, func() error {
+		var err error
+		resp, err = m.send(ctx, body, model, stream)
+		return err
+	})
+	*attempts = n
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// send makes one request: it sends body and returns a 2xx response; any
+// other status is read and turned into a *chat.ProviderError.
+func (m *Model) send(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest,

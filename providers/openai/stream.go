@@ -11,6 +11,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/retry"
 )
 
 // Stream sends req with "stream": true, yields each piece of text and each
@@ -25,7 +26,16 @@ import (
 // object). The returned reply is
 // authoritative: it has the synthesised ids and the "{}" for empty
 // arguments that the deltas do not.
+//
+// Requests are retried only until a 2xx response arrives: once the stream
+// has begun, a failure ends the call and no request is sent again.
 func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
+	var attempts int
+	resp, err := m.stream(ctx, req, yield, &attempts)
+	return retry.Count(resp, err, attempts)
+}
+
+func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, true)
 	if err != nil {
 		return nil, err
@@ -33,7 +43,7 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if yield == nil {
 		yield = func(chat.Delta) bool { return true }
 	}
-	resp, err := m.post(ctx, body, model, true)
+	resp, err := m.post(ctx, body, model, true, attempts)
 	if err != nil {
 		return nil, err
 	}
