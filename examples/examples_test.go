@@ -109,6 +109,14 @@ var cases = []exampleCase{
 		"user: Hello there",
 		"  tools offered: (none)",
 	}},
+	{name: "tracing", want: []string{
+		"invoke_agent weather assistant [internal]",
+		"    chat gpt-4o-mini [client]",
+		"    execute_tool currentWeather [internal]",
+		"        weather service lookup [internal]",
+		"    execute_tool flightStatus [internal] ERROR *errors.errorString",
+		"  gen_ai.client.token.usage {gen_ai.operation.name=chat, gen_ai.request.model=gpt-4o-mini, gen_ai.response.model=gpt-4o-mini-2024-07-18, gen_ai.token.type=input}: 2 values, sum 20 {token}",
+	}},
 	{name: "streaming", want: []string{
 		"Let me check both cities.",
 		`[tool call   call_1 currentWeather {"location":"Paris"}]`,
