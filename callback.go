@@ -143,7 +143,7 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 		}
 		return nil, fail("", fmt.Errorf("%w: %s has no method %s", ErrInvalidTool, typeName, spec.Method))
 	}
-	cfg := toolConfig{name: spec.Name, description: spec.Description, returnDirect: spec.ReturnDirect, strict: spec.Strict, timeout: spec.Timeout}
+	cfg := toolConfig{name: spec.Name, description: spec.Description, returnDirect: spec.ReturnDirect, strict: spec.Strict, approval: spec.Approval, timeout: spec.Timeout}
 	if cfg.name == "" {
 		cfg.name = spec.Method
 	}

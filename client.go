@@ -1,9 +1,11 @@
 package toolcall
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -81,6 +83,8 @@ type Prompt struct {
 	choice   chat.ToolChoice
 	options  chat.Options
 	model    string
+	paused   *Paused
+	decided  map[string]Decision
 }
 
 // System sets the system message, sent first.
@@ -133,6 +137,18 @@ func (p *Prompt) Options(o chat.Options) *Prompt { p.options = o; return p }
 
 // Model overrides the provider's configured model for this call.
 func (p *Prompt) Model(name string) *Prompt { p.model = name; return p }
+
+// Resume continues a call that ended with a *[Paused] (p, perhaps read
+// back from JSON): the calls that wait get their decisions by call id, the
+// round ends as any other, and the loop goes on. A call without a decision
+// keeps waiting, and Call returns a new *Paused. Give the prompt its tools
+// and tool context again (the client's tools count, as for any call); its
+// model and options are those of p unless set. The history comes from p:
+// a resumed prompt takes no messages.
+func (p *Prompt) Resume(paused *Paused, decisions map[string]Decision) *Prompt {
+	p.paused, p.decided = paused, decisions
+	return p
+}
 
 // A Response is the outcome of a call.
 type Response struct {
@@ -229,6 +245,17 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 	}
 	msgs = append(msgs, p.messages...)
 	cl.req = chat.Request{Model: p.model, Messages: msgs, ToolChoice: p.choice, Options: p.options}
+	if pz := p.paused; pz != nil {
+		if len(msgs) > 0 || len(pz.History) == 0 {
+			return ctx, nil, errors.New("toolcall: a resumed prompt takes its history from the Paused state, and no messages")
+		}
+		cl.req.Messages = pz.History[:len(pz.History)-1]
+		cl.req.Model = cmp.Or(p.model, pz.Model)
+		if reflect.ValueOf(p.options).IsZero() {
+			cl.req.Options = pz.Options
+		}
+		return ctx, cl, nil
+	}
 	if len(msgs) == 0 {
 		return ctx, nil, errors.New("toolcall: prompt has no messages")
 	}
@@ -315,7 +342,23 @@ func (cl *call) run(ctx context.Context, ask chatFunc) (*Response, error) {
 func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 	resp := cl.resp
 	hooks := cl.cfg.hooks
-	for round := 1; ; round++ {
+	first := 1
+	if pz := cl.p.paused; pz != nil {
+		_, tools, err := cl.request(ctx, pz.Round)
+		if err != nil {
+			return resp, err
+		}
+		resp.Rounds = pz.Round
+		ex, err := cl.p.c.manager.resume(ctx, &cl.cfg, tools, pz, cl.p.decided)
+		if ex == nil {
+			return nil, err
+		}
+		if done, err := cl.record(ex, err); done {
+			return resp, err
+		}
+		first = pz.Round + 1
+	}
+	for round := first; ; round++ {
 		req, tools, err := cl.request(ctx, round)
 		if err != nil {
 			return resp, err
@@ -363,24 +406,37 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			return resp, fmt.Errorf("%w: the model still called tools after %d tool %s", ErrMaxIterations, cl.cfg.maxIterations, rounds)
 		}
 		ex, err := cl.p.c.manager.execute(ctx, &cl.cfg, tools, req.Messages, mr, round)
-		resp.Executions = append(resp.Executions, ex.Executions...)
-		resp.History = ex.History
-		if cl.onExecuted != nil {
-			for i := range ex.Executions {
-				if !cl.onExecuted(ex.Executions[i]) {
-					return resp, chat.ErrStreamStopped
-				}
-			}
-		}
-		if err != nil {
+		if done, err := cl.record(ex, err); done {
 			return resp, err
 		}
-		if ex.ReturnDirect {
-			resp.ReturnedDirect = true
-			return resp, nil
-		}
-		cl.req.Messages = ex.History
 	}
+}
+
+// record adds a round's executions to the Response and reports whether
+// the call ends there, and with what error.
+func (cl *call) record(ex *execution, err error) (bool, error) {
+	resp := cl.resp
+	resp.Executions = append(resp.Executions, ex.Executions...)
+	resp.History = ex.History
+	if cl.onExecuted != nil {
+		for i := range ex.Executions {
+			if !cl.onExecuted(ex.Executions[i]) {
+				return true, chat.ErrStreamStopped
+			}
+		}
+	}
+	if pz := ex.paused; pz != nil {
+		pz.Model, pz.Options = cl.req.Model, cl.req.Options
+	}
+	switch {
+	case err != nil:
+		return true, err
+	case ex.ReturnDirect:
+		resp.ReturnedDirect = true
+		return true, nil
+	}
+	cl.req.Messages = ex.History
+	return false, nil
 }
 
 // AsModel returns a [chat.Model] whose Chat runs the client's whole

@@ -64,6 +64,8 @@ type execution struct {
 	// ReturnDirect reports that every call returned directly and none
 	// failed: the results are the answer and no further model call is due.
 	ReturnDirect bool
+	// paused is set when calls wait for decisions.
+	paused *Paused
 }
 
 // Definitions returns the definitions of tools, for a [chat.Request]. The same
@@ -185,48 +187,30 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 // of resp already have unique ids.
 func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, history []chat.Message, resp *chat.Response, round int) (*execution, error) {
 	calls := resp.Message.ToolCalls
-	hist := make([]chat.Message, 0, len(history)+1+len(calls))
-	hist = append(hist, history...)
-	hist = append(hist, resp.Message)
-	var ex *execution
-	if len(calls) == 1 { // the common case, in one allocation
-		one := &struct {
-			ex   execution
-			exec [1]ToolExecution
-		}{}
-		one.ex.Executions = one.exec[:]
-		ex = &one.ex
-	} else {
-		ex = &execution{Executions: make([]ToolExecution, len(calls))}
-	}
+	hist := append(slices.Clip(history), resp.Message) // what the tools see
+	execs := make([]ToolExecution, len(calls))
 	var abort error
 	if len(calls) == 1 || cfg.limits.Concurrency == 1 {
 		for i, call := range calls {
 			if abort != nil || ctx.Err() != nil {
-				ex.Executions[i] = notRun(call, round)
+				execs[i] = notRun(call, round)
 				continue
 			}
-			ex.Executions[i], abort = m.executeOne(ctx, cfg, tools, call, hist, round)
+			execs[i], abort = m.executeOne(ctx, cfg, tools, call, hist, round, nil)
 		}
 	} else {
-		abort = m.executeConcurrently(ctx, cfg, tools, calls, hist, round, ex.Executions)
+		abort = m.executeConcurrently(ctx, cfg, tools, calls, hist, round, execs)
 	}
-
-	direct := len(calls) > 0
-	for _, e := range ex.Executions {
-		msg := chat.ToolMessage(e.Call, e.Result)
-		msg.IsError = e.IsError
-		hist = append(hist, msg)
-		if e.IsError || !e.ReturnDirect {
-			direct = false
-		}
+	ex := endRound(history, resp.Message, execs, round)
+	switch {
+	case ctx.Err() != nil:
+		return ex, ctx.Err()
+	case abort != nil:
+		return ex, abort
+	case ex.paused != nil:
+		return ex, ex.paused
 	}
-	ex.History = hist
-	ex.ReturnDirect = direct
-	if err := ctx.Err(); err != nil {
-		return ex, err
-	}
-	return ex, abort
+	return ex, nil
 }
 
 // executeConcurrently runs calls on their own goroutines, at most
@@ -258,7 +242,7 @@ func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, tools []
 				return
 			}
 			var err error
-			if execs[i], err = m.executeOne(runCtx, cfg, tools, call, hist, round); err != nil {
+			if execs[i], err = m.executeOne(runCtx, cfg, tools, call, hist, round, nil); err != nil {
 				mu.Lock()
 				if abort == nil {
 					abort = err
@@ -330,7 +314,7 @@ func notRun(call chat.ToolCall, round int) ToolExecution {
 }
 
 // executeOne runs one call. A non-nil error aborts the loop.
-func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, call chat.ToolCall, hist []chat.Message, round int) (ToolExecution, error) {
+func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, call chat.ToolCall, hist []chat.Message, round int, preset *Decision) (ToolExecution, error) {
 	start := time.Now()
 	e := ToolExecution{Call: call, Round: round}
 	if h := cfg.hooks.BeforeTool; h != nil {
@@ -386,13 +370,35 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 		tctx, cancel = context.WithTimeout(tctx, timeout)
 		defer cancel()
 	}
-	result, err := safeRun(tctx, tool, in, in.Variant(def.Strict, cfg.strict, false), checked, cfg.middleware)
+	md := tool.Metadata()
+	mw := cfg.middleware
+	if g := gate(cfg, md, preset); g != nil {
+		mw = chainMiddleware(g, mw)
+	}
+	variant := in.Variant(def.Strict, cfg.strict, false)
+	result, err := safeRun(tctx, tool, in, variant, checked, mw)
+	if re := (*rerun)(nil); errors.As(err, &re) { // approved with edited arguments, checked as any
+		checked.Arguments = check.Normalize(re.args)
+		e.Call.Arguments = re.args
+		if err = argumentLimits(cfg, def.Name, checked.Arguments); err == nil {
+			mw = chainMiddleware(gate(cfg, md, &Decision{Allow: true}), cfg.middleware)
+			result, err = safeRun(tctx, tool, in, variant, checked, mw)
+		}
+	}
+	if _, ok := pausedReason(err); ok {
+		e.Err = err
+		return finish(nil)
+	}
+	if d := (*denial)(nil); errors.As(err, &d) {
+		e.Err, e.IsError, e.Result = &ToolError{Name: def.Name, CallID: call.ID, Err: d}, true, d.Error()
+		return finish(nil)
+	}
 	if err == nil {
 		if cfg.limits.MaxResultBytes > 0 && len(result) > cfg.limits.MaxResultBytes {
 			result = truncate(result, cfg.limits.MaxResultBytes)
 		}
 		e.Result = result
-		e.ReturnDirect = tool.Metadata().ReturnDirect || cc.state.returnDirect.Load()
+		e.ReturnDirect = md.ReturnDirect || cc.state.returnDirect.Load()
 		return finish(nil)
 	}
 	te, ok := err.(*ToolError)

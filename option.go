@@ -19,13 +19,14 @@ type toolConfig struct {
 	schema            json.RawMessage
 	returnDirect      bool
 	strict            bool
+	approval          bool
 	converter         func(any) (string, error)
 	params            []signature.Param
 	timeout           time.Duration
 }
 
 func (c *toolConfig) metadata() Metadata {
-	return Metadata{ReturnDirect: c.returnDirect, Timeout: c.timeout}
+	return Metadata{ReturnDirect: c.returnDirect, Timeout: c.timeout, NeedsApproval: c.approval}
 }
 
 type toolOptionFunc func(*toolConfig)
@@ -60,6 +61,14 @@ func WithReturnDirect(direct bool) ToolOption {
 // manager's [Limits].ToolTimeout. Zero keeps theirs.
 func WithTimeout(d time.Duration) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.timeout = max(d, 0) })
+}
+
+// WithApproval marks the tool as needing approval: each call waits for
+// the decision of the client's approver ([WithApprover]), and with no
+// approver it never runs: the call pauses (see [Paused]). The method tag
+// approval:"true" does the same.
+func WithApproval(required bool) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.approval = required })
 }
 
 // WithStrict sends the tool in its strict schema variant and checks its
@@ -121,6 +130,7 @@ type config struct {
 	// execution
 	limits       Limits
 	errorHandler ToolErrorHandler
+	approver     func(ctx context.Context, call chat.ToolCall, md Metadata) Decision
 	middleware   Middleware
 	strict       bool
 	hooks        Hooks
@@ -300,8 +310,11 @@ func WithMiddleware(mw ...Middleware) ManagerOption {
 }
 
 func chainMiddleware(outer, inner Middleware) Middleware {
-	if outer == nil {
+	switch {
+	case outer == nil:
 		return inner
+	case inner == nil:
+		return outer
 	}
 	return func(ctx context.Context, call chat.ToolCall, next func(context.Context) (string, error)) (string, error) {
 		return outer(ctx, call, func(ctx context.Context) (string, error) { return inner(ctx, call, next) })

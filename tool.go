@@ -46,6 +46,10 @@ type Metadata struct {
 	// Timeout bounds each call of the tool; zero leaves it to the
 	// client's or manager's [Limits].ToolTimeout.
 	Timeout time.Duration
+	// NeedsApproval makes each call wait for a decision (see
+	// [WithApproval]). A tool that wraps another must keep it: return the
+	// inner tool's Metadata.
+	NeedsApproval bool
 
 	// Hints say what a call does, as MCP's tool annotations do. They are
 	// claims of the tool's author, never guarantees: false claims nothing,

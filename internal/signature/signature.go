@@ -188,12 +188,12 @@ func PositionalStruct(ft reflect.Type, idx []int, params []Param) (reflect.Type,
 // A MethodTag is what the tag of a toolcall.Method field says.
 type MethodTag struct {
 	Method, Name, Description, Params, Converter string
-	ReturnDirect, Strict                         bool
+	ReturnDirect, Strict, Approval               bool
 	Timeout                                      time.Duration
 }
 
 // methodTagKeys are the keys a toolcall.Method field's tag may have.
-var methodTagKeys = []string{"tool", "name", "description", "returnDirect", "strict", "timeout", "converter", "params"}
+var methodTagKeys = []string{"tool", "name", "description", "returnDirect", "strict", "approval", "timeout", "converter", "params"}
 
 // ReadMethodTag reads the tag of a toolcall.Method field. An unknown key
 // (a misspelling would otherwise drop a setting) and a malformed value are
@@ -213,7 +213,7 @@ func ReadMethodTag(tag reflect.StructTag) (MethodTag, error) {
 	for _, b := range []struct {
 		key string
 		dst *bool
-	}{{"returnDirect", &m.ReturnDirect}, {"strict", &m.Strict}} {
+	}{{"returnDirect", &m.ReturnDirect}, {"strict", &m.Strict}, {"approval", &m.Approval}} {
 		if s, ok := tag.Lookup(b.key); ok {
 			if *b.dst, err = strconv.ParseBool(s); err != nil {
 				return m, fmt.Errorf("tag %s:%q is not a boolean", b.key, s)

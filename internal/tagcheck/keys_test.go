@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var methodKeys = []string{"tool", "name", "description", "returnDirect", "strict", "timeout", "converter", "params"}
+var methodKeys = []string{"tool", "name", "description", "returnDirect", "strict", "approval", "timeout", "converter", "params"}
 
 func TestKeys(t *testing.T) {
 	tests := []struct {

@@ -1,0 +1,224 @@
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/toolcall-go/toolcall/chat"
+)
+
+// A Decision says what happens to a tool call that waits: for approval
+// ([WithApprover], [WithApproval]) or because its tool paused it ([Pause]).
+// The zero Decision keeps it waiting.
+type Decision struct {
+	// Allow runs the call, with Arguments in place of the model's when
+	// they are set; they are checked again, and arguments that fail go
+	// back to the model as for any call.
+	Allow     bool            `json:"allow,omitempty"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Deny refuses the call; the model is told this reason.
+	Deny string `json:"deny,omitempty"`
+	// Result answers the call without running the tool, e.g. with the
+	// final result of a long-running tool.
+	Result string `json:"result,omitempty"`
+}
+
+// WithApprover sets the approver, which decides each tool call after its
+// arguments passed the checks and before the tool or any [Middleware]
+// runs. It sees the call, with the checked arguments, the tool's Metadata
+// (NeedsApproval, and hints such as an MCP tool's Destructive), and ctx,
+// whose [ToolContext] is the call's. A zero Decision pauses the call: the
+// reply's other calls still run, and then the Call ends with a *[Paused].
+// Without an approver, only calls of tools with NeedsApproval wait, and
+// they always pause.
+func WithApprover(approve func(ctx context.Context, call chat.ToolCall, md Metadata) Decision) ManagerOption {
+	return execOption(func(c *config) { c.approver = approve })
+}
+
+// Pause, returned as a tool's error, pauses its call, for reason (say,
+// "waiting for a manager to approve ticket 42" from a long-running tool,
+// or "an API key for weather.example" from a tool that needs the user's
+// credential). The Call ends with a *[Paused] listing the call with reason;
+// resuming gives the call its final result (Decision.Result) or runs the
+// tool again (Decision.Allow), for example with the credential now in its
+// ToolContext.
+func Pause(reason string) error { return &pauseError{reason: reason} }
+
+type pauseError struct{ reason string }
+
+func (e *pauseError) Error() string { return "toolcall: call paused: " + e.reason }
+
+// A PendingCall is a tool call that waits for a [Decision].
+type PendingCall struct {
+	chat.ToolCall
+	// Reason is what it waits for: "approval", or the reason its tool gave
+	// to [Pause].
+	Reason string `json:"reason"`
+}
+
+// Paused is the outcome of a call that stopped for decisions: the error
+// Call returns (find it with errors.As), and the state to continue from
+// with [Prompt.Resume]. The Response returned with it holds the history
+// before the reply with the waiting calls, valid to resend.
+//
+// Paused is plain data: store it as JSON until the decisions are made, in
+// this process or another. It holds no ToolContext: give the prompt its
+// tool context again when resuming.
+type Paused struct {
+	// Pending are the calls that wait, in call order.
+	Pending []PendingCall `json:"pending"`
+	// History is the conversation up to and including the reply whose
+	// calls wait.
+	History []chat.Message `json:"history"`
+	// Done are that reply's calls that completed before the pause; a
+	// resume does not run them again.
+	Done []ToolExecution `json:"done,omitempty"`
+	// Round is the round of the reply, from 1.
+	Round   int          `json:"round"`
+	Model   string       `json:"model,omitempty"`
+	Options chat.Options `json:"options,omitzero"`
+}
+
+// Error says how many calls wait.
+func (p *Paused) Error() string {
+	calls := "calls wait"
+	if len(p.Pending) == 1 {
+		calls = "call waits"
+	}
+	return fmt.Sprintf("toolcall: paused: %d tool %s for a decision", len(p.Pending), calls)
+}
+
+// A denial is the error of a call that was refused.
+type denial struct{ reason string }
+
+func (d *denial) Error() string { return "tool call denied: " + d.reason }
+
+// rerun asks executeOne to run the call again with other arguments.
+type rerun struct{ args json.RawMessage }
+
+func (*rerun) Error() string { return "toolcall: run again with edited arguments" }
+
+// gate is the middleware that decides a call before it runs, by preset
+// (a resume's decision) or by the approver; nil when the call needs no
+// decision.
+func gate(cfg *config, md Metadata, preset *Decision) Middleware {
+	if preset == nil && cfg.approver == nil && !md.NeedsApproval {
+		return nil
+	}
+	return func(ctx context.Context, call chat.ToolCall, next func(context.Context) (string, error)) (string, error) {
+		var d Decision
+		switch {
+		case preset != nil:
+			d = *preset
+		case cfg.approver != nil:
+			d = cfg.approver(ctx, call, md)
+		}
+		switch {
+		case d.Deny != "":
+			return "", &denial{d.Deny}
+		case d.Result != "":
+			return d.Result, nil
+		case d.Allow && len(d.Arguments) > 0:
+			return "", &rerun{d.Arguments}
+		case d.Allow:
+			return next(ctx)
+		}
+		return "", &pauseError{reason: "approval"}
+	}
+}
+
+// pausedReason reports whether an execution's error paused the call, and
+// why.
+func pausedReason(err error) (string, bool) {
+	var pe *pauseError
+	if errors.As(err, &pe) {
+		return pe.reason, true
+	}
+	return "", false
+}
+
+// resume finishes the round a call paused in: the done calls keep their
+// records, each waiting call gets its decision (none keeps it waiting),
+// and the round ends as any other, or pauses again.
+func (m *Manager) resume(ctx context.Context, cfg *config, tools []Tool, p *Paused, decisions map[string]Decision) (*execution, error) {
+	n := len(p.History)
+	if n == 0 || p.History[n-1].Role != chat.RoleAssistant || len(p.History[n-1].ToolCalls) == 0 {
+		return nil, errors.New("toolcall: resume: the paused history does not end with a reply with tool calls")
+	}
+	reply := p.History[n-1]
+	for id := range decisions {
+		if !slices.ContainsFunc(p.Pending, func(pc PendingCall) bool { return pc.ID == id }) {
+			return nil, fmt.Errorf("toolcall: resume: a decision for call %q, which does not wait", id)
+		}
+	}
+	execs := make([]ToolExecution, len(reply.ToolCalls))
+	for i, call := range reply.ToolCalls {
+		if j := slices.IndexFunc(p.Done, func(e ToolExecution) bool { return e.Call.ID == call.ID }); j >= 0 {
+			execs[i] = p.Done[j]
+			continue
+		}
+		j := slices.IndexFunc(p.Pending, func(pc PendingCall) bool { return pc.ID == call.ID })
+		if j < 0 {
+			return nil, fmt.Errorf("toolcall: resume: call %q is neither done nor waiting", call.ID)
+		}
+		d := decisions[call.ID]
+		if !d.Allow && d.Deny == "" && d.Result == "" {
+			execs[i] = ToolExecution{Call: call, Round: p.Round, Err: &pauseError{reason: p.Pending[j].Reason}}
+			continue
+		}
+		var err error
+		if execs[i], err = m.executeOne(ctx, cfg, tools, call, p.History, p.Round, &d); err != nil {
+			for k := i + 1; k < len(execs); k++ {
+				execs[k] = notRun(reply.ToolCalls[k], p.Round)
+			}
+			return endRound(p.History[:n-1], reply, execs, p.Round), err
+		}
+	}
+	ex := endRound(p.History[:n-1], reply, execs, p.Round)
+	if ex.paused != nil {
+		return ex, ex.paused
+	}
+	return ex, nil
+}
+
+// endRound records a round's executions: the history with one tool
+// message per call, in call order, and whether every call returned
+// directly. When calls wait, the history ends before the reply and
+// paused holds the state to resume from.
+func endRound(history []chat.Message, reply chat.Message, execs []ToolExecution, round int) *execution {
+	ex := &execution{Executions: execs}
+	var paused *Paused
+	for _, e := range execs {
+		if reason, ok := pausedReason(e.Err); ok {
+			if paused == nil {
+				paused = &Paused{History: append(slices.Clip(history), reply), Round: round}
+			}
+			paused.Pending = append(paused.Pending, PendingCall{ToolCall: e.Call, Reason: reason})
+		}
+	}
+	if paused != nil {
+		for _, e := range execs {
+			if _, ok := pausedReason(e.Err); !ok {
+				paused.Done = append(paused.Done, e)
+			}
+		}
+		ex.History, ex.Executions, ex.paused = slices.Clip(history), paused.Done, paused
+		return ex
+	}
+	hist := make([]chat.Message, 0, len(history)+1+len(execs))
+	hist = append(append(hist, history...), reply)
+	direct := len(execs) > 0
+	for _, e := range execs {
+		msg := chat.ToolMessage(e.Call, e.Result)
+		msg.IsError = e.IsError
+		hist = append(hist, msg)
+		if e.IsError || !e.ReturnDirect {
+			direct = false
+		}
+	}
+	ex.History, ex.ReturnDirect = hist, direct
+	return ex
+}
