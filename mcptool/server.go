@@ -3,6 +3,7 @@ package mcptool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -41,7 +42,9 @@ type ServerOptions struct {
 // cut to the size limit. A tool that fails
 // answers with isError and the text the error policy gives (a panic's
 // value and stack never reach the client); a call whose context ends is a
-// protocol error.
+// protocol error. A call that would wait for a decision (a tool that needs
+// approval and no approver in the Manager decided it, or a tool that
+// paused itself) is not run and answers with isError: MCP cannot wait.
 func NewServer(impl *mcp.Implementation, tools []toolcall.Tool, opts *ServerOptions) (*mcp.Server, error) {
 	var o ServerOptions
 	if opts != nil {
@@ -97,6 +100,11 @@ func serve(ctx context.Context, m *toolcall.Manager, toolContext func(context.Co
 	resp, err := m.Execute(ctx, tools, &chat.Request{}, &chat.Response{Message: chat.AssistantMessage("", call)})
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	if p := (*toolcall.Paused)(nil); errors.As(err, &p) {
+		// MCP has no way to wait for a decision: the call is refused.
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{
+			Text: fmt.Sprintf("tool %s was not run: it waits for %s, which this server cannot wait for", req.Params.Name, p.Pending[0].Reason)}}}, nil
 	}
 	e := resp.Executions[0]
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: e.Result}}, IsError: e.IsError || err != nil}

@@ -302,3 +302,27 @@ func TestServedStructuredContent(t *testing.T) {
 	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "[truncated: result was")
 	assert.Nil(t, res.StructuredContent, "a cut result is text only")
 }
+
+func TestServedApprovalIsKept(t *testing.T) {
+	t.Parallel()
+	var runs int
+	pay := toolcall.MustFunc("pay", "Pays", func(context.Context, struct{}) (string, error) { runs++; return "paid", nil }, toolcall.WithApproval(true))
+	s, err := mcptool.NewServer(&mcp.Implementation{Name: "bank"}, []toolcall.Tool{pay}, nil)
+	require.NoError(t, err)
+	res, err := sdkClient(t, s).CallTool(context.Background(), &mcp.CallToolParams{Name: "pay", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Equal(t, "tool pay was not run: it waits for approval, which this server cannot wait for", res.Content[0].(*mcp.TextContent).Text)
+	assert.Zero(t, runs)
+
+	// With an approver in the server's Manager, the server decides.
+	m := toolcall.NewManager(toolcall.WithApprover(func(context.Context, chat.ToolCall, toolcall.Metadata) toolcall.Decision {
+		return toolcall.Decision{Allow: true}
+	}))
+	s, err = mcptool.NewServer(&mcp.Implementation{Name: "bank"}, []toolcall.Tool{pay}, &mcptool.ServerOptions{Manager: m})
+	require.NoError(t, err)
+	res, err = sdkClient(t, s).CallTool(context.Background(), &mcp.CallToolParams{Name: "pay", Arguments: map[string]any{}})
+	require.NoError(t, err)
+	assert.False(t, res.IsError)
+	assert.Equal(t, 1, runs)
+}
