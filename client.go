@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 	"time"
@@ -170,6 +171,10 @@ type Response struct {
 	ReturnedDirect bool
 	// Rounds is the number of model requests made, including a failed one.
 	Rounds int
+	// State holds what the tools wrote to the session state ([SetState]),
+	// merged in call order; pass it to the next call with
+	// [Prompt.ToolContext].
+	State map[string]any
 }
 
 // Content returns the answer: the model's final text, or, when tools
@@ -285,6 +290,9 @@ func (cl *call) request(ctx context.Context, round int) (*chat.Request, []Tool, 
 	if round > 1 && forced(req.ToolChoice) {
 		req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceAuto}
 	}
+	if cl.cfg.answerAtLimit && round > cl.cfg.maxIterations {
+		req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceNone}
+	}
 	return &req, tools, nil
 }
 
@@ -353,7 +361,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		if ex == nil {
 			return nil, err
 		}
-		if done, err := cl.record(ex, err); done {
+		if done, err := cl.record(&ctx, ex, err); done {
 			return resp, err
 		}
 		first = pz.Round + 1
@@ -389,6 +397,9 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		resp.Message = mr.Message
 		if !cl.eligible(mr) {
 			resp.History = append(req.Messages[:len(req.Messages):len(req.Messages)], mr.Message)
+			if m := mr.Message; m.Content == "" && len(m.ToolCalls) == 0 {
+				return resp, fmt.Errorf("%w: the model's reply has no text and no tool calls (finish reason %q)", ErrEmptyAnswer, mr.FinishReason)
+			}
 			return resp, nil
 		}
 		if err := replyCut(mr); err != nil {
@@ -406,17 +417,34 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			return resp, fmt.Errorf("%w: the model still called tools after %d tool %s", ErrMaxIterations, cl.cfg.maxIterations, rounds)
 		}
 		ex, err := cl.p.c.manager.execute(ctx, &cl.cfg, tools, req.Messages, mr, round)
-		if done, err := cl.record(ex, err); done {
+		if done, err := cl.record(&ctx, ex, err); done {
 			return resp, err
 		}
 	}
 }
 
 // record adds a round's executions to the Response and reports whether
-// the call ends there, and with what error.
-func (cl *call) record(ex *execution, err error) (bool, error) {
+// the call ends there, and with what error. The round's state writes go
+// into the Response and into the tool context of the rounds after it.
+func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, error) {
 	resp := cl.resp
 	resp.Executions = append(resp.Executions, ex.Executions...)
+	var delta map[string]any
+	for _, e := range ex.Executions {
+		if len(e.State) > 0 {
+			if delta == nil {
+				delta = map[string]any{}
+			}
+			maps.Copy(delta, e.State)
+		}
+	}
+	if delta != nil {
+		if resp.State == nil {
+			resp.State = map[string]any{}
+		}
+		maps.Copy(resp.State, delta)
+		*ctx = ContextWithToolContext(*ctx, ToolContextFrom(*ctx).Merge(ToolContext{m: delta}))
+	}
 	resp.History = ex.History
 	if cl.onExecuted != nil {
 		for i := range ex.Executions {

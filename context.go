@@ -6,6 +6,7 @@ import (
 	"iter"
 	"maps"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -85,6 +86,8 @@ type callState struct {
 	info         CallInfo
 	returnDirect atomic.Bool
 	progress     func(info CallInfo, message string, progress, total float64)
+	mu           sync.Mutex
+	state        map[string]any // written with SetState
 }
 
 // callCtx is the context a tool runs in: the caller's, plus the call's
@@ -92,6 +95,13 @@ type callState struct {
 type callCtx struct {
 	context.Context
 	state callState
+}
+
+// takeState returns the call's state writes, once the call has returned.
+func (c *callCtx) takeState() map[string]any {
+	c.state.mu.Lock()
+	defer c.state.mu.Unlock()
+	return c.state.state
 }
 
 // String keeps the history and settings out of printed contexts.
@@ -130,6 +140,27 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 		return CallInfo{}, false
 	}
 	return s.info, true
+}
+
+// SetState writes key to the session state, from inside a running tool.
+// The writes of a call come back in its [ToolExecution].State, and those of
+// a whole Call, merged in call order, in [Response].State; they never
+// reach the model. Tools read the state from their [ToolContext]: the
+// calls of later rounds see earlier rounds' writes, and the caller passes
+// Response.State to the next call with [Prompt.ToolContext]. Calls of the
+// same round do not see each other's writes. It reports false outside a
+// call made by a [Manager].
+func SetState(ctx context.Context, key string, value any) bool {
+	s, ok := ctx.Value(callStateKey).(*callState)
+	if ok {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.state == nil {
+			s.state = map[string]any{}
+		}
+		s.state[key] = value
+	}
+	return ok
 }
 
 // ReportProgress tells the [Hooks].ToolProgress hook, from inside a running

@@ -40,6 +40,11 @@ var (
 	// may have lost calls or arguments, and none of its calls was run. The
 	// response returned with it holds the cut reply and the history before it.
 	ErrReplyCut = errors.New("toolcall: model reply cut short")
+	// ErrEmptyAnswer: the model's final reply has neither text nor tool
+	// calls. Some servers answer so when the model called a tool that was
+	// not offered (Ollama drops such a call); asking again often helps. The
+	// response returned with it holds the reply and the history.
+	ErrEmptyAnswer = errors.New("toolcall: empty answer")
 	// ErrFatal marks a tool error that must end the call instead of being
 	// reported to the model: wrap it, as in fmt.Errorf("...: %w", toolcall.ErrFatal).
 	ErrFatal = errors.New("toolcall: fatal tool error")

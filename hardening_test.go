@@ -141,7 +141,8 @@ func TestModelReplyQuirks(t *testing.T) {
 			return tt.Text("half").Response, errors.New("stream broke")
 		}}, "stream broke", "", []chat.Message{user}, 1},
 		{"model error", tt.Fail(errors.New("overloaded")), "overloaded", "", []chat.Message{user}, 1},
-		{"empty reply", tt.Text(""), "", "", []chat.Message{user, chat.AssistantMessage("")}, 1},
+		{"empty reply", tt.Text(""), `toolcall: empty answer: the model's reply has no text and no tool calls (finish reason "stop")`, "",
+			[]chat.Message{user, chat.AssistantMessage("")}, 1},
 		{"text and calls", withCalls("let me check", "", tt.Call("1", "Ping", ``)), "", "final",
 			[]chat.Message{user, chat.AssistantMessage("let me check", tt.Call("1", "Ping", ``)), pong("1"), final}, 2},
 		{"calls with finish reason stop", withCalls("", chat.FinishStop, tt.Call("1", "Ping", ``)), "", "final",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -37,20 +38,23 @@ func NewManager(opts ...ManagerOption) *Manager {
 	return m
 }
 
-// A ToolExecution records one tool call of the loop.
+// A ToolExecution records one tool call of the loop. In JSON (as in a
+// [Paused] state) it has no Err.
 type ToolExecution struct {
-	Call   chat.ToolCall
-	Result string // the text sent to the model (or returned directly)
+	Call   chat.ToolCall `json:"call"`
+	Result string        `json:"result"` // the text sent to the model (or returned directly)
 	// IsError reports whether Result describes a failure: the tool returned
-	// an error or panicked, the arguments were invalid, or the tool does not
-	// exist.
-	IsError bool
+	// an error or panicked, the arguments were invalid, the tool does not
+	// exist, or the call was denied.
+	IsError bool `json:"is_error,omitempty"`
 	// Err is the failure: a *ToolError, wrapping an *ArgumentError for bad
 	// arguments or ErrToolNotFound for an unknown tool. Nil on success.
-	Err          error
-	Duration     time.Duration
-	ReturnDirect bool // the tool returned directly (statically or at run time)
-	Round        int  // the model round trip that asked for the call, from 1
+	Err          error         `json:"-"`
+	Duration     time.Duration `json:"duration,omitempty"`
+	ReturnDirect bool          `json:"return_direct,omitempty"` // the tool returned directly (statically or at run time)
+	Round        int           `json:"round"`                   // the model round trip that asked for the call, from 1
+	// State holds what the tool wrote to the session state ([SetState]).
+	State map[string]any `json:"state,omitempty"`
 }
 
 // execution is the outcome of running one reply's tool calls.
@@ -180,6 +184,14 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 	}
 	ex, err := m.execute(ctx, cfg, tools, req.Messages, withUniqueCallIDs(reply), round)
 	resp.History, resp.Executions, resp.ReturnedDirect = ex.History, ex.Executions, ex.ReturnDirect
+	for _, e := range ex.Executions {
+		if len(e.State) > 0 {
+			if resp.State == nil {
+				resp.State = map[string]any{}
+			}
+			maps.Copy(resp.State, e.State)
+		}
+	}
 	return resp, err
 }
 
@@ -385,6 +397,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 			result, err = safeRun(tctx, tool, in, variant, checked, mw)
 		}
 	}
+	e.State = cc.takeState() // a failed call's writes count too: its work happened
 	if _, ok := pausedReason(err); ok {
 		e.Err = err
 		return finish(nil)

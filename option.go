@@ -137,6 +137,7 @@ type config struct {
 
 	// loop
 	maxIterations int
+	answerAtLimit bool
 	tools         []any
 	registry      *Registry
 	toolsets      []Toolset
@@ -385,6 +386,15 @@ func chainAfter[T any](a, b func(context.Context, T)) func(context.Context, T) {
 // default; [NoLimit] removes the bound, for a model you trust to stop.
 func WithMaxIterations(n int) ClientOption {
 	return optionFunc(func(c *config) { c.maxIterations = limit(n, defaultMaxIterations) })
+}
+
+// WithAnswerAtLimit makes a call that reached the iteration limit ask the
+// model once more, with tool choice none, and take its text as the answer,
+// instead of ending with [ErrMaxIterations]. A model that calls tools
+// anyway still ends the call with ErrMaxIterations, and no tool runs after
+// the limit.
+func WithAnswerAtLimit() ClientOption {
+	return optionFunc(func(c *config) { c.answerAtLimit = true })
 }
 
 // WithTools sets a client's default tools: [Tool] values, []Tool slices,
