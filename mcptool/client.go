@@ -1,9 +1,11 @@
 package mcptool
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -76,8 +78,11 @@ type Server struct {
 	OnError func(err error)
 }
 
-// ErrServerExited: the stdio server exited and Restart is off.
+// ErrServerExited: the stdio server exited and Restart is off, or
+// starting it again failed.
 var ErrServerExited = errors.New("mcptool: server exited")
+
+var errClosed = errors.New("mcptool: client closed")
 
 // A Client holds a connection to one MCP server and offers its tools to a
 // toolcall Client as a [toolcall.Toolset]:
@@ -126,6 +131,9 @@ func Connect(ctx context.Context, s Server) (*Client, error) {
 		return nil, fmt.Errorf("mcptool: server %q: set exactly one of Command, URL, Transport and Session (%d set)", c.name, kinds)
 	}
 	c.sdk = mcp.NewClient(&mcp.Implementation{Name: "toolcall", Version: "v1"}, &mcp.ClientOptions{
+		// No roots: a server would ask for them, and a stdio server with a
+		// question pending may not exit when its stdin closes.
+		Capabilities:                &mcp.ClientCapabilities{},
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { c.Refresh() },
 		ProgressNotificationHandler: c.onProgress,
 	})
@@ -133,7 +141,7 @@ func Connect(ctx context.Context, s Server) (*Client, error) {
 		c.session = s.Session
 		c.gen = 1
 	} else if _, _, err := c.connect(ctx); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("mcptool: server %q: %w", c.name, err)
 	}
 	if _, err := c.list(ctx); err != nil {
 		c.Close()
@@ -241,13 +249,24 @@ func (c *Client) withSession(ctx context.Context, resend bool, f func(*mcp.Clien
 		return err
 	}
 	err = f(cs)
-	if err == nil || !sessionLost(err) || !c.reconnectable() {
-		if err != nil && errors.Is(err, mcp.ErrConnectionClosed) {
+	switch {
+	case err == nil:
+		return nil
+	case sessionLost(err) && c.reconnectable():
+		c.report(fmt.Errorf("mcptool: server %q lost the session, connecting again: %w", c.name, err))
+	case errors.Is(err, mcp.ErrConnectionClosed):
+		// The session had ended (a stdio server that exited, an HTTP
+		// session the go-sdk gave up on) before the request was written:
+		// the go-sdk says ErrConnectionClosed only for a request it did
+		// not send. The next session gets it, when there may be one:
+		// current starts it, or says why not (ErrServerExited).
+		if !c.reconnectable() {
 			c.drop(gen)
+			return err
 		}
+	default:
 		return err
 	}
-	c.report(fmt.Errorf("mcptool: server %q lost the session, connecting again: %w", c.name, err))
 	c.drop(gen)
 	if !resend {
 		return err
@@ -259,9 +278,11 @@ func (c *Client) withSession(ctx context.Context, resend bool, f func(*mcp.Clien
 }
 
 // sessionLost reports whether err says the server does not know the
-// session. The TypeScript SDK's servers answer such a request with 400
-// and the message "No valid session ID provided"; the go-sdk surfaces the
-// status and the body in its error.
+// session. The go-sdk reports mcp.ErrSessionMissing for a 404, and over
+// a URL for the 400 of the TypeScript SDK's servers too (see
+// sessionTransport). The text check is for that 400 over a Transport of
+// the program's, when the server's JSON-RPC error has an id: only then
+// does the go-sdk put its message in the error.
 func sessionLost(err error) bool {
 	if errors.Is(err, mcp.ErrSessionMissing) {
 		return true
@@ -278,7 +299,7 @@ func (c *Client) current(ctx context.Context) (*mcp.ClientSession, int, error) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
-		return nil, 0, fmt.Errorf("mcptool: server %q: client closed", c.name)
+		return nil, 0, errClosed
 	}
 	if cs := c.session; cs != nil {
 		gen := c.gen
@@ -287,15 +308,18 @@ func (c *Client) current(ctx context.Context) (*mcp.ClientSession, int, error) {
 	}
 	if !c.reconnectable() {
 		c.mu.Unlock()
-		return nil, 0, fmt.Errorf("mcptool: server %q: the session ended and was given by the program, so it cannot be reconnected: %w", c.name, mcp.ErrConnectionClosed)
+		return nil, 0, fmt.Errorf("the session ended and was given by the program, so it cannot be reconnected: %w", mcp.ErrConnectionClosed)
 	}
 	if c.exited && !c.srv.Restart {
 		c.mu.Unlock()
-		return nil, 0, fmt.Errorf("mcptool: server %q: %w (Restart is off)", c.name, ErrServerExited)
+		return nil, 0, fmt.Errorf("%w (Restart is off)", ErrServerExited)
 	}
 	if wait := time.Until(c.retryAt); wait > 0 {
 		c.mu.Unlock()
-		return nil, 0, fmt.Errorf("mcptool: server %q: %w; starting it again failed %d times, next attempt in %s", c.name, ErrServerExited, c.fails, wait.Round(time.Millisecond))
+		if c.srv.Command != "" {
+			return nil, 0, fmt.Errorf("%w; starting it again failed %d times, next attempt in %s", ErrServerExited, c.fails, wait.Round(time.Millisecond))
+		}
+		return nil, 0, fmt.Errorf("connecting failed %d times, next attempt in %s", c.fails, wait.Round(time.Millisecond))
 	}
 	c.mu.Unlock()
 	return c.connect(ctx)
@@ -313,11 +337,11 @@ func (c *Client) connect(ctx context.Context) (*mcp.ClientSession, int, error) {
 	if err != nil {
 		c.fails++
 		c.retryAt = time.Now().Add(backoff(c.fails))
-		return nil, 0, fmt.Errorf("mcptool: server %q: connect: %w", c.name, err)
+		return nil, 0, fmt.Errorf("connect: %w", err)
 	}
 	if c.closed {
 		cs.Close()
-		return nil, 0, fmt.Errorf("mcptool: server %q: client closed", c.name)
+		return nil, 0, errClosed
 	}
 	if c.session != nil { // another call connected meanwhile
 		cs.Close()
@@ -330,11 +354,14 @@ func (c *Client) connect(ctx context.Context) (*mcp.ClientSession, int, error) {
 	go func() {
 		cs.Wait()
 		c.mu.Lock()
-		defer c.mu.Unlock()
 		if c.gen == gen && c.session == cs && !c.closed {
 			c.session = nil
 			c.exited = c.srv.Command != ""
 		}
+		c.mu.Unlock()
+		// A session that ended by itself still holds what only Close
+		// releases, such as the go-sdk's subscriptions/listen goroutine.
+		cs.Close()
 	}()
 	return cs, gen, nil
 }
@@ -373,35 +400,67 @@ func (c *Client) transport() (mcp.Transport, *exec.Cmd, error) {
 		if hc == nil {
 			hc = http.DefaultClient
 		}
-		if len(c.srv.Header) > 0 {
-			base := hc.Transport
-			if base == nil {
-				base = http.DefaultTransport
-			}
-			copied := *hc
-			copied.Transport = headerTransport{base: base, header: c.srv.Header}
-			hc = &copied
+		base := hc.Transport
+		if base == nil {
+			base = http.DefaultTransport
 		}
-		return &mcp.StreamableClientTransport{Endpoint: c.srv.URL, HTTPClient: hc}, nil, nil
+		copied := *hc
+		copied.Transport = sessionTransport{base: base, header: c.srv.Header}
+		return &mcp.StreamableClientTransport{Endpoint: c.srv.URL, HTTPClient: &copied}, nil, nil
 	}
 	t, err := c.srv.Transport()
 	if err != nil {
-		return nil, nil, fmt.Errorf("mcptool: server %q: transport: %w", c.name, err)
+		return nil, nil, fmt.Errorf("transport: %w", err)
 	}
 	return t, nil, nil
 }
 
-type headerTransport struct {
+// sessionTransport sends header with every request, and reads the
+// TypeScript SDK servers' answer to an unknown session as the 404 that the
+// protocol asks for, so that the go-sdk reports mcp.ErrSessionMissing.
+// Those servers answer 400 instead: to a POST with the JSON-RPC error
+// "Bad Request: No valid session ID provided" (whose id is null, so the
+// go-sdk drops it and reports only "Bad Request"), to a GET or DELETE
+// with the text "Invalid or missing session ID". Only a request that
+// carried a session id is read so; any other answer passes unchanged.
+type sessionTransport struct {
 	base   http.RoundTripper
 	header http.Header
 }
 
-func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, vs := range t.header {
-		r.Header[k] = append([]string(nil), vs...)
+func (t sessionTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(t.header) > 0 {
+		r = r.Clone(r.Context())
+		for k, vs := range t.header {
+			r.Header[k] = append([]string(nil), vs...)
+		}
 	}
-	return t.base.RoundTrip(r)
+	resp, err := t.base.RoundTrip(r)
+	if err != nil || resp.StatusCode != http.StatusBadRequest || r.Header.Get("Mcp-Session-Id") == "" {
+		return resp, err
+	}
+	head, err := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	text := strings.ToLower(string(head))
+	if !strings.Contains(text, "no valid session id") && !strings.Contains(text, "invalid or missing session id") {
+		resp.Body = readCloser{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+		return resp, nil
+	}
+	resp.Body.Close()
+	// An empty body: the go-sdk reads a JSON-RPC error with an id in the
+	// body before the status.
+	resp.StatusCode, resp.Status = http.StatusNotFound, "404 Not Found"
+	resp.Body, resp.ContentLength = http.NoBody, 0
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // Close ends the session and, for a stdio server, the subprocess: it
@@ -433,4 +492,12 @@ func (c *Client) onProgress(_ context.Context, req *mcp.ProgressNotificationClie
 }
 
 // progressKey normalises a token: it comes back from JSON as a float64.
-func progressKey(token any) string { return fmt.Sprint(token) }
+func progressKey(token any) int64 {
+	switch v := token.(type) {
+	case int64:
+		return v
+	case float64:
+		return int64(v)
+	}
+	return -1
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -58,6 +59,10 @@ func metadata(a *mcp.ToolAnnotations) toolcall.Metadata {
 	}
 }
 
+// progressGrace is how long a call's progress notifications are still
+// delivered after its result.
+const progressGrace = 2 * time.Second
+
 // call runs tools/call with arguments that passed the checks. Progress
 // notifications of the call go to toolcall.ReportProgress; ending ctx (or
 // the tool timeout) makes the go-sdk send notifications/cancelled.
@@ -67,7 +72,9 @@ func (c *Client) call(ctx context.Context, name string, args json.RawMessage) (s
 	params.SetProgressToken(token)
 	key := progressKey(token)
 	c.progress.Store(key, ctx)
-	defer c.progress.Delete(key)
+	// The go-sdk may hand over the result before the progress that came
+	// ahead of it, so the token is forgotten a little later.
+	defer time.AfterFunc(progressGrace, func() { c.progress.Delete(key) })
 
 	var res *mcp.CallToolResult
 	err := c.withSession(ctx, true, func(cs *mcp.ClientSession) error {
