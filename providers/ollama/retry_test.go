@@ -50,18 +50,18 @@ func retryModel(srv *providertest.Flaky, cfg ollama.Config) (*ollama.Model, *pro
 }
 
 // send runs Chat, or Stream when stream is set, and returns the reply, the
-// error and, for Stream, the text deltas.
-func send(ctx context.Context, m *ollama.Model, stream bool) (*chat.Response, error, []string) {
+// text deltas of a Stream, and the error.
+func send(ctx context.Context, m *ollama.Model, stream bool) (*chat.Response, []string, error) {
 	if !stream {
 		resp, err := m.Chat(ctx, retryReq)
-		return resp, err, nil
+		return resp, nil, err
 	}
 	var deltas []string
 	resp, err := m.Stream(ctx, retryReq, func(d chat.Delta) bool {
 		deltas = append(deltas, d.Content)
 		return true
 	})
-	return resp, err, deltas
+	return resp, deltas, err
 }
 
 var modes = []struct {
@@ -87,7 +87,7 @@ func TestRetryStatuses(t *testing.T) {
 				t.Parallel()
 				srv := providertest.NewFlaky(t, 2, providertest.Status(status), okFor(t, mode.stream))
 				m, sleeper := retryModel(srv, ollama.Config{})
-				resp, err, _ := send(context.Background(), m, mode.stream)
+				resp, _, err := send(context.Background(), m, mode.stream)
 				require.NoError(t, err)
 				assert.Equal(t, "Hello! How can I help you?", resp.Message.Content)
 				assert.Equal(t, 3, resp.Attempts)
@@ -96,7 +96,7 @@ func TestRetryStatuses(t *testing.T) {
 
 				srv = providertest.NewFlaky(t, 3, providertest.Status(status), okFor(t, mode.stream))
 				m, sleeper = retryModel(srv, ollama.Config{})
-				resp, err, _ = send(context.Background(), m, mode.stream)
+				resp, _, err = send(context.Background(), m, mode.stream)
 				assert.Nil(t, resp)
 				pe := providertest.CheckAttempts(t, err, status, 3)
 				assert.Equal(t, fmt.Sprintf("failure %d", status), pe.Message)
@@ -116,7 +116,7 @@ func TestRetryResetConnection(t *testing.T) {
 			t.Parallel()
 			srv := providertest.NewFlaky(t, 2, providertest.Reset, okFor(t, mode.stream))
 			m, sleeper := retryModel(srv, ollama.Config{})
-			resp, err, _ := send(context.Background(), m, mode.stream)
+			resp, _, err := send(context.Background(), m, mode.stream)
 			require.NoError(t, err)
 			assert.Equal(t, 3, resp.Attempts)
 			assert.Equal(t, 3, srv.Requests())
@@ -124,7 +124,7 @@ func TestRetryResetConnection(t *testing.T) {
 
 			srv = providertest.NewFlaky(t, 3, providertest.Reset, okFor(t, mode.stream))
 			m, _ = retryModel(srv, ollama.Config{})
-			_, err, _ = send(context.Background(), m, mode.stream)
+			_, _, err = send(context.Background(), m, mode.stream)
 			providertest.CheckAttempts(t, err, 0, 3)
 			assert.ErrorIs(t, err, io.EOF)
 			assert.Equal(t, 3, srv.Requests())
@@ -160,7 +160,7 @@ func TestNoRetryOtherClientErrors(t *testing.T) {
 				t.Parallel()
 				srv := providertest.NewFlaky(t, 1, providertest.Status(status), okFor(t, mode.stream))
 				m, sleeper := retryModel(srv, ollama.Config{})
-				_, err, _ := send(context.Background(), m, mode.stream)
+				_, _, err := send(context.Background(), m, mode.stream)
 				providertest.CheckAttempts(t, err, status, 1)
 				assert.Equal(t, 1, srv.Requests())
 				assert.Empty(t, sleeper.Waits())
@@ -195,7 +195,7 @@ func TestRetriesConfigured(t *testing.T) {
 				t.Parallel()
 				srv := providertest.NewFlaky(t, tc.fails, providertest.Status(503), okFor(t, mode.stream))
 				m, sleeper := retryModel(srv, ollama.Config{MaxRetries: tc.maxRetries})
-				resp, err, _ := send(context.Background(), m, mode.stream)
+				resp, _, err := send(context.Background(), m, mode.stream)
 				if tc.ok {
 					require.NoError(t, err)
 					assert.Equal(t, tc.attempts, resp.Attempts)
@@ -228,7 +228,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 				t.Parallel()
 				srv := providertest.NewFlaky(t, 1, providertest.Status(429, tc.header...), okFor(t, mode.stream))
 				m, sleeper := retryModel(srv, ollama.Config{})
-				resp, err, _ := send(context.Background(), m, mode.stream)
+				resp, _, err := send(context.Background(), m, mode.stream)
 				require.NoError(t, err)
 				assert.Equal(t, 2, resp.Attempts)
 				assert.Equal(t, []time.Duration{tc.wait}, sleeper.Waits())
@@ -270,7 +270,7 @@ func TestNoRetryAfterStreamBegan(t *testing.T) {
 	first := textLine("Hel")
 	srv := providertest.NewFlaky(t, 1, providertest.CutAfter("application/x-ndjson", first), okStream(t))
 	m, sleeper := retryModel(srv, ollama.Config{})
-	resp, err, deltas := send(context.Background(), m, true)
+	resp, deltas, err := send(context.Background(), m, true)
 	assert.Nil(t, resp)
 	assert.Equal(t, []string{"Hel"}, deltas)
 	providertest.CheckAttempts(t, err, 200, 1)
@@ -281,7 +281,7 @@ func TestNoRetryAfterStreamBegan(t *testing.T) {
 	// The same when earlier requests failed: the count includes them.
 	srv = providertest.NewFlaky(t, 1, providertest.Status(502), providertest.CutAfter("application/x-ndjson", first))
 	m, sleeper = retryModel(srv, ollama.Config{})
-	_, err, deltas = send(context.Background(), m, true)
+	_, deltas, err = send(context.Background(), m, true)
 	assert.Equal(t, []string{"Hel"}, deltas)
 	providertest.CheckAttempts(t, err, 200, 2)
 	assert.Equal(t, 2, srv.Requests())
@@ -304,7 +304,7 @@ func TestCancelDuringRetryWait(t *testing.T) {
 			defer cancel()
 			done := make(chan error, 1)
 			go func() {
-				_, err, _ := send(ctx, m, mode.stream)
+				_, _, err := send(ctx, m, mode.stream)
 				done <- err
 			}()
 			assert.Equal(t, 7*time.Second, <-entered)
