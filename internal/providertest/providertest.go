@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -360,6 +361,9 @@ func Hammer(t *testing.T, calls, concurrency int, call func() error) {
 					once.Do(func() { firstErr = err })
 					failed.Store(true)
 				}
+				// A program does some work between calls; the
+				// transport puts the connection back meanwhile.
+				runtime.Gosched()
 			}
 		})
 	}
