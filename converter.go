@@ -3,6 +3,7 @@ package toolcall
 import (
 	"encoding/json"
 	"fmt"
+	"unsafe"
 
 	"github.com/toolcall-go/toolcall/internal/encode"
 )
@@ -38,6 +39,15 @@ func encodeResult(v any) (string, error) {
 	out, err := encode.String(v)
 	if err != nil {
 		return "", fmt.Errorf("toolcall: converting result of type %T: %w", v, err)
+	}
+	return out, nil
+}
+
+// encodeResultAt is encodeResult for a value of enc's type at p.
+func encodeResultAt(enc *encode.Encoder, p unsafe.Pointer) (string, error) {
+	out, err := enc.String(p)
+	if err != nil {
+		return "", fmt.Errorf("toolcall: converting result of type %s: %w", enc.Type(), err)
 	}
 	return out, nil
 }

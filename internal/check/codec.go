@@ -93,8 +93,10 @@ func integralNumbers(args []byte) ([]byte, bool) {
 		if tok.Kind() == '0' {
 			raw := tok.String()
 			if strings.ContainsAny(raw, ".eE") {
-				if f, err := strconv.ParseFloat(raw, 64); err == nil && f == float64(int64(f)) && f < 1<<53 && f > -(1<<53) {
-					tok = jsontext.Int(int64(f))
+				// Exactly an integer, not one only as rounded to a float64
+				// (4503599627370496.25 is not, and neither is 1e-400).
+				if v, ok := parseDecimal([]byte(raw)).int64(); ok && v < 1<<53 && v > -(1<<53) {
+					tok = jsontext.Int(v)
 					changed = true
 				}
 			}

@@ -194,6 +194,31 @@ func multipleOf(x, m decimal) bool {
 type bound struct {
 	d    decimal
 	text string
+	i    int64 // d, when isInt
+	// isInt reports an integer of at most 18 digits: an instance that is
+	// too compares to it as an int64.
+	isInt bool
+}
+
+// int64 returns d when it is an integer of at most 18 digits.
+func (d decimal) int64() (int64, bool) {
+	if d.zero() {
+		return 0, true
+	}
+	if !d.isInt() || d.exp > 18 {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < d.n(); i++ {
+		v = v*10 + int64(d.digit(i)-'0')
+	}
+	for k := int64(d.n()); k < d.exp; k++ {
+		v *= 10
+	}
+	if d.neg {
+		v = -v
+	}
+	return v, true
 }
 
 func newBound(lit string) *bound {
@@ -207,5 +232,7 @@ func newBound(lit string) *bound {
 			text = s
 		}
 	}
-	return &bound{d: d, text: text}
+	bd := &bound{d: d, text: text}
+	bd.i, bd.isInt = d.int64()
+	return bd
 }

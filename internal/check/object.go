@@ -11,48 +11,78 @@ const smallObject = 32
 
 // member reads `"name":`, refusing a name seen before in the object whose
 // names start at st.keys[base] (or are in *set, for large objects). It
-// returns the unescaped name and its raw text with quotes.
-func (st *state) member(base int, set *map[string]struct{}) (name, raw []byte, err error) {
+// returns the unescaped name, its raw text with quotes, and where the name
+// lies (for the path).
+func (st *state) member(base int, set *map[string]struct{}) (name, raw []byte, at span, err error) {
+	if name, raw, at, err = st.memberName(); err != nil {
+		return nil, nil, span{}, err
+	}
+	if err := st.unique(base, set, name, at); err != nil {
+		return nil, nil, span{}, err
+	}
+	if err := st.colon(); err != nil {
+		return nil, nil, span{}, err
+	}
+	return name, raw, at, nil
+}
+
+// memberName reads the name of a member, as member does, up to the ':'.
+func (st *state) memberName() (name, raw []byte, at span, err error) {
 	st.ws()
 	if st.pos >= len(st.data) || st.data[st.pos] != '"' {
-		return nil, nil, st.syntax("expected a field name at byte %d", st.pos)
+		return nil, nil, span{}, st.syntax("expected a field name at byte %d", st.pos)
 	}
 	start := st.pos
 	escaped, err := st.str()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, span{}, err
 	}
 	raw = st.data[start:st.pos]
 	name = raw[1 : len(raw)-1]
+	at = span{start: start + 1, end: st.pos - 1}
 	if escaped {
-		name = []byte(unescape(name))
+		at = span{start: len(st.names), own: true}
+		st.names = appendUnescaped(st.names, name)
+		at.end = len(st.names)
+		name = st.names[at.start:at.end]
 	}
+	return name, raw, at, nil
+}
+
+// unique refuses name, at at, when the object whose names start at
+// st.keys[base] (or are in *set) has it already, and records it.
+func (st *state) unique(base int, set *map[string]struct{}, name []byte, at span) error {
 	if *set != nil {
 		if _, dup := (*set)[string(name)]; dup {
-			return nil, nil, st.duplicate(name)
+			return st.duplicate(at)
 		}
 		(*set)[string(name)] = struct{}{}
-	} else {
-		for _, k := range st.keys[base:] {
-			if bytes.Equal(k, name) {
-				return nil, nil, st.duplicate(name)
-			}
-		}
-		st.keys = append(st.keys, name)
-		if len(st.keys)-base > smallObject {
-			*set = make(map[string]struct{}, 2*smallObject)
-			for _, k := range st.keys[base:] {
-				(*set)[string(k)] = struct{}{}
-			}
-			st.keys = st.keys[:base]
+		return nil
+	}
+	for _, k := range st.keys[base:] {
+		if bytes.Equal(st.bytesOf(k), name) {
+			return st.duplicate(at)
 		}
 	}
+	st.keys = append(st.keys, at)
+	if len(st.keys)-base > smallObject {
+		*set = make(map[string]struct{}, 2*smallObject)
+		for _, k := range st.keys[base:] {
+			(*set)[string(st.bytesOf(k))] = struct{}{}
+		}
+		st.keys = st.keys[:base]
+	}
+	return nil
+}
+
+// colon reads the ':' after a member's name.
+func (st *state) colon() error {
 	st.ws()
 	if st.pos >= len(st.data) || st.data[st.pos] != ':' {
-		return nil, nil, st.syntax("expected ':' after field name at byte %d", st.pos)
+		return st.syntax("expected ':' after field name at byte %d", st.pos)
 	}
 	st.pos++
-	return name, raw, nil
+	return nil
 }
 
 // seenSet records which tracked names an object has.
@@ -168,12 +198,12 @@ func (st *state) members(each func(name, raw []byte) error) (int, error) {
 		return 0, nil
 	}
 	for {
-		name, raw, err := st.member(base, &set)
+		name, raw, at, err := st.member(base, &set)
 		if err != nil {
 			return count, err
 		}
 		count++
-		st.path = append(st.path, seg{name: name, isKey: true})
+		st.push(keySeg(at))
 		if err := each(name, raw); err != nil {
 			return count, err
 		}
@@ -219,7 +249,10 @@ func (st *state) objectEnd(n *node, seen *seenSet, count int, raw []byte, depth 
 }
 
 func (st *state) missing(name, rule, msg string) {
-	st.path = append(st.path, seg{name: []byte(name), isKey: true})
+	at := span{start: len(st.names), own: true}
+	st.names = append(st.names, name...)
+	at.end = len(st.names)
+	st.push(keySeg(at))
 	st.fail(rule, msg)
 	st.path = st.path[:len(st.path)-1]
 }
@@ -242,7 +275,7 @@ func (st *state) array(n *node, depth int) error {
 					item = n.items
 				}
 			}
-			st.path = append(st.path, seg{index: count})
+			st.push(seg{start: count})
 			st.ws()
 			istart := st.pos
 			if err := st.value(item, depth+1); err != nil {
@@ -301,7 +334,7 @@ func (st *state) array(n *node, depth int) error {
 
 // duplicate reports a field given twice, at its own path: the tool's parser
 // would read one value and the checks another.
-func (st *state) duplicate(name []byte) error {
-	st.path = append(st.path, seg{name: name, isKey: true})
-	return st.syntax("duplicate field %q", name)
+func (st *state) duplicate(name span) error {
+	st.push(keySeg(name))
+	return st.syntax("duplicate field %q", st.bytesOf(name))
 }

@@ -21,11 +21,20 @@ import (
 // codec, so its verdict is always Validate's.
 type Plan struct {
 	kind   dkind
-	typ    reflect.Type
-	check  *node // constraints; nil means none
-	fields []dfield
-	index  map[string]int // field by name, for structs with many fields
-	elem   *Plan
+	simple bool // check has no subschemas: decode checks scalars itself
+	// intBounds reports an integer kind whose check only bounds it, if
+	// at all, by integers of at most 18 digits: decode compares a short
+	// integer instance as an int64.
+	intBounds bool
+	typ       reflect.Type
+	check     *node // constraints; nil means none
+	fields    []dfield
+	index     map[string]int // field by name, for structs with many fields
+	elem      *Plan
+	// grow gives the slice at ptr a new backing array of capacity n
+	// holding its items, for slices of the common scalar types; nil for
+	// others, which grow through reflect.
+	grow func(ptr unsafe.Pointer, n int)
 }
 
 type dkind uint8
@@ -44,7 +53,10 @@ const (
 )
 
 type dfield struct {
-	name    string
+	name string
+	// quoted is the name as a JSON string, `"name"`, when it is written
+	// without escapes; "" otherwise.
+	quoted  string
 	offset  uintptr
 	plan    *Plan
 	track   int  // index in the schema node's track, or -1
@@ -54,24 +66,25 @@ type dfield struct {
 // manyFields is where a map beats a scan for finding a struct field.
 const manyFields = 12
 
-// field returns the field named name, trying first the one after the last
-// found (hint), since arguments tend to come in declaration order.
-func (p *Plan) field(name []byte, hint int) (*dfield, int) {
+// field returns the index of the field named name, or -1, trying first
+// the one after the last found (hint), since arguments tend to come in
+// declaration order.
+func (p *Plan) field(name []byte, hint int) int {
 	if hint < len(p.fields) && p.fields[hint].name == string(name) {
-		return &p.fields[hint], hint + 1
+		return hint
 	}
 	if p.index != nil {
 		if i, ok := p.index[string(name)]; ok {
-			return &p.fields[i], i + 1
+			return i
 		}
-		return nil, hint
+		return -1
 	}
 	for i := range p.fields {
 		if p.fields[i].name == string(name) {
-			return &p.fields[i], i + 1
+			return i
 		}
 	}
-	return nil, hint
+	return -1
 }
 
 type planKey struct {
@@ -106,7 +119,7 @@ func objectOK(n *node) bool {
 
 func (c *planCompiler) plan(t reflect.Type, n *node) *Plan {
 	n = resolve(n)
-	p := &Plan{typ: t, check: n}
+	p := &Plan{typ: t, check: n, simple: n == nil || !n.never && !n.composite}
 	if t.Kind() == reflect.Struct { // only a struct can hold itself
 		key := planKey{t, n}
 		if prev, ok := c.seen[key]; ok {
@@ -124,8 +137,10 @@ func (c *planCompiler) plan(t reflect.Type, n *node) *Plan {
 		p.kind = dString
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		p.kind = dInt
+		p.intBounds = intBounds(n)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		p.kind = dUint
+		p.intBounds = intBounds(n)
 	case reflect.Float32, reflect.Float64:
 		p.kind = dFloat
 	case reflect.Pointer:
@@ -142,6 +157,7 @@ func (c *planCompiler) plan(t reflect.Type, n *node) *Plan {
 		}
 		p.elem = c.plan(t.Elem(), items)
 		p.kind = dSlice
+		p.grow = growerOf(t.Elem())
 	case reflect.Map:
 		if t.Key() != stringType || !objectOK(n) || n != nil && n.props != nil {
 			return p
@@ -216,14 +232,27 @@ func (c *planCompiler) fieldsOf(p *Plan, t reflect.Type, base uintptr, n *node) 
 		if i, tracked := n.track[name]; tracked {
 			track = i
 		}
-		p.fields = append(p.fields, dfield{name: name, offset: base + f.Offset, plan: c.plan(f.Type, fn), track: track, inProps: ok})
+		p.fields = append(p.fields, dfield{name: name, quoted: quotedName(name), offset: base + f.Offset, plan: c.plan(f.Type, fn), track: track, inProps: ok})
 	}
 	return true
 }
 
+// quotedName returns `"name"` when name is printable ASCII without a quote
+// or backslash, which str reads as is; "" otherwise.
+func quotedName(name string) string {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return ""
+		}
+	}
+	return `"` + name + `"`
+}
+
 // Decode checks args and decodes them into ptr, which points to a value
 // of the plan's type. It returns the violations, as Validate would; the
-// value is only meaningful when there are none.
+// value is only meaningful when there are none. The value shares no
+// memory with args: its strings are copied, most into one allocation for
+// the pass (see newString).
 func (p *Plan) Decode(args []byte, ptr unsafe.Pointer, durations bool) []Violation {
 	st := getState(args)
 	st.durations = durations
@@ -279,6 +308,16 @@ func (st *state) decode(p *Plan, ptr unsafe.Pointer, depth int) error {
 		}
 		return st.decodeMap(p, ptr, depth)
 	}
+	if p.simple {
+		switch {
+		case p.kind == dString && c == '"':
+			return st.decodeString(p, ptr)
+		case p.kind >= dInt && p.kind <= dFloat && (c == '-' || '0' <= c && c <= '9'):
+			return st.decodeNumber(p, ptr)
+		case p.kind == dBool && (c == 't' || c == 'f'):
+			return st.decodeBool(p, ptr, c)
+		}
+	}
 	// Scalars: check with the schema, then store.
 	start := st.pos
 	before := len(st.violations)
@@ -304,12 +343,12 @@ func (st *state) decode(p *Plan, ptr unsafe.Pointer, depth int) error {
 		}
 		s := raw[1 : len(raw)-1]
 		switch {
-		case bytes.IndexByte(s, '\\') >= 0:
-			*(*string)(ptr) = unescape(s)
+		case st.escaped:
+			*(*string)(ptr) = st.unescapeString(s)
 		case p.check != nil && p.check.enum != nil:
 			*(*string)(ptr) = enumString(p.check, s)
 		default:
-			*(*string)(ptr) = string(s)
+			*(*string)(ptr) = st.newString(s)
 		}
 	case dInt, dUint, dFloat:
 		if c != '-' && (c < '0' || c > '9') {
@@ -318,6 +357,177 @@ func (st *state) decode(p *Plan, ptr unsafe.Pointer, depth int) error {
 		}
 		st.storeNumber(p, ptr, raw)
 	}
+	return nil
+}
+
+// decodeString is decode for a string where the plan wants one, with a
+// schema without subschemas: value1's checks of strings, then the store.
+func (st *state) decodeString(p *Plan, ptr unsafe.Pointer) error {
+	start := st.pos
+	escaped, err := st.str()
+	if err != nil {
+		return err
+	}
+	s := st.data[start+1 : st.pos-1]
+	var v string
+	if escaped {
+		v = st.unescapeString(s)
+	}
+	if n := p.check; n != nil {
+		if !st.typeOK(n, tString, '"') {
+			return nil
+		}
+		if n.enum != nil || n.pattern != nil || n.minLen >= 0 || n.maxLen >= 0 || n.format != fmtNone {
+			before := len(st.violations)
+			if escaped {
+				st.checkString(n, v)
+			} else {
+				st.checkString(n, st.strValue(start, false))
+			}
+			if len(st.violations) > before {
+				return nil
+			}
+		}
+	}
+	switch {
+	case escaped:
+	case p.check != nil && p.check.enum != nil:
+		v = enumString(p.check, s)
+	default:
+		v = st.newString(s)
+	}
+	*(*string)(ptr) = v
+	return nil
+}
+
+// intBounds reports whether n, a schema without subschemas, checks an
+// integer with at most bounds that are integers of at most 18 digits.
+func intBounds(n *node) bool {
+	if n == nil {
+		return true
+	}
+	ok := func(b *bound) bool { return b == nil || b.isInt }
+	return !n.never && !n.composite && n.enum == nil && n.multipleOf == nil &&
+		ok(n.min) && ok(n.max) && ok(n.xmin) && ok(n.xmax)
+}
+
+// decodeNumber is decode for a number where the plan wants one, with a
+// schema without subschemas: value1's checks of numbers, then the store.
+func (st *state) decodeNumber(p *Plan, ptr unsafe.Pointer) error {
+	start := st.pos
+	if err := st.number(); err != nil {
+		return err
+	}
+	raw := st.data[start:st.pos]
+	if p.intBounds {
+		if x, ok := smallInt(raw); ok {
+			return st.decodeInt(p, ptr, x, raw)
+		}
+	}
+	if n := p.check; n != nil {
+		d := parseDecimal(raw)
+		if d.isInt() {
+			if !st.typeOK(n, tInteger, '0') {
+				return nil
+			}
+		} else if n.types != 0 && n.types&tNumber == 0 {
+			if n.types&tInteger != 0 {
+				st.failf("type", "expected integer, got %s", raw)
+			} else {
+				st.typeOK(n, tNumber, '0')
+			}
+			return nil
+		}
+		before := len(st.violations)
+		st.checkNumber(n, d)
+		if len(st.violations) > before {
+			return nil
+		}
+	}
+	st.storeNumber(p, ptr, raw)
+	return nil
+}
+
+// decodeInt is decodeNumber for a literal that is an integer of at most
+// 18 digits, x (raw), where the plan has intBounds: the checks of
+// checkNumber, in its order, on int64s; then the store.
+func (st *state) decodeInt(p *Plan, ptr unsafe.Pointer, x int64, raw []byte) error {
+	if n := p.check; n != nil {
+		if !st.typeOK(n, tInteger, '0') {
+			return nil
+		}
+		before := len(st.violations)
+		if n.min != nil && x < n.min.i {
+			st.fail("minimum", "must be >= "+n.min.text)
+		}
+		if n.max != nil && x > n.max.i {
+			st.fail("maximum", "must be <= "+n.max.text)
+		}
+		if n.xmin != nil && x <= n.xmin.i {
+			st.fail("exclusiveMinimum", "must be > "+n.xmin.text)
+		}
+		if n.xmax != nil && x >= n.xmax.i {
+			st.fail("exclusiveMaximum", "must be < "+n.xmax.text)
+		}
+		if len(st.violations) > before {
+			return nil
+		}
+	}
+	bits := p.typ.Bits()
+	if p.kind == dInt && (bits == 64 || -1<<(bits-1) <= x && x < 1<<(bits-1)) {
+		switch bits {
+		case 8:
+			*(*int8)(ptr) = int8(x)
+		case 16:
+			*(*int16)(ptr) = int16(x)
+		case 32:
+			*(*int32)(ptr) = int32(x)
+		default:
+			*(*int64)(ptr) = x
+		}
+		return nil
+	}
+	if p.kind == dUint && raw[0] != '-' && (bits == 64 || x < 1<<bits) {
+		switch bits {
+		case 8:
+			*(*uint8)(ptr) = uint8(x)
+		case 16:
+			*(*uint16)(ptr) = uint16(x)
+		case 32:
+			*(*uint32)(ptr) = uint32(x)
+		default:
+			*(*uint64)(ptr) = uint64(x)
+		}
+		return nil
+	}
+	st.storeNumber(p, ptr, raw) // out of the type's range: its message
+	return nil
+}
+
+// decodeBool is decode for true or false where the plan wants a boolean,
+// with a schema without subschemas: value1's checks, then the store.
+func (st *state) decodeBool(p *Plan, ptr unsafe.Pointer, c byte) error {
+	word := "true"
+	if c == 'f' {
+		word = "false"
+	}
+	if !bytes.HasPrefix(st.data[st.pos:], []byte(word)) {
+		return st.syntax("invalid literal at byte %d", st.pos)
+	}
+	st.pos += len(word)
+	if n := p.check; n != nil {
+		if !st.typeOK(n, tBoolean, c) {
+			return nil
+		}
+		if n.enum != nil {
+			before := len(st.violations)
+			st.checkEnum(n, c, "", decimal{}, nil)
+			if len(st.violations) > before {
+				return nil
+			}
+		}
+	}
+	*(*bool)(ptr) = c == 't'
 	return nil
 }
 
@@ -340,8 +550,11 @@ func (st *state) mismatch(p *Plan, ptr unsafe.Pointer, c byte, depth int) error 
 func (st *state) storeNumber(p *Plan, ptr unsafe.Pointer, raw []byte) {
 	k := p.typ.Kind()
 	if p.kind == dFloat {
-		f, err := strconv.ParseFloat(string(raw), 64)
-		if err != nil || k == reflect.Float32 && math.Abs(f) > math.MaxFloat32 {
+		// A float32 is parsed as one: rounding to float64 first would
+		// round twice, and differ from encoding/json by one unit in the
+		// last place on literals near a float32 midpoint.
+		f, err := strconv.ParseFloat(string(raw), p.typ.Bits())
+		if err != nil {
 			st.failf("type", "number %s is out of range for %s", raw, p.typ)
 			return
 		}
@@ -354,19 +567,23 @@ func (st *state) storeNumber(p *Plan, ptr unsafe.Pointer, raw []byte) {
 	}
 	bits := p.typ.Bits()
 	if p.kind == dInt {
-		i, err := strconv.ParseInt(string(raw), 10, bits)
+		i, ok := smallInt(raw)
+		var err error
+		if !ok || bits < 64 && (i < -1<<(bits-1) || i >= 1<<(bits-1)) {
+			i, err = strconv.ParseInt(string(raw), 10, bits)
+		}
+		if err != nil && !fractionOrExponent(raw) {
+			// As the codec: an integer literal the type cannot hold.
+			st.failf("maximum", "must be between %d and %d", int64(-1)<<(bits-1), int64(1)<<(bits-1)-1)
+			return
+		}
 		if err != nil {
-			f, ferr := strconv.ParseFloat(string(raw), 64)
-			switch {
-			case ferr == nil && f == math.Trunc(f) && f >= -math.Ldexp(1, bits-1) && f < math.Ldexp(1, bits-1):
-				i = int64(f)
-			case ferr == nil && f != math.Trunc(f):
-				st.failf("type", "expected integer, got %s", raw)
-				return
-			default:
-				st.failf("maximum", "must be between %d and %d", int64(-1)<<(bits-1), int64(1)<<(bits-1)-1)
+			lo, hi := int64(-1)<<(bits-1), int64(1)<<(bits-1)-1
+			v, ok := st.integral(raw, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
+			if !ok {
 				return
 			}
+			i = v
 		}
 		switch bits {
 		case 8:
@@ -380,19 +597,24 @@ func (st *state) storeNumber(p *Plan, ptr unsafe.Pointer, raw []byte) {
 		}
 		return
 	}
-	u, err := strconv.ParseUint(string(raw), 10, bits)
+	var u uint64
+	var err error
+	if i, ok := smallInt(raw); ok && raw[0] != '-' && (bits == 64 || i < 1<<bits) {
+		u = uint64(i)
+	} else {
+		u, err = strconv.ParseUint(string(raw), 10, bits)
+	}
+	if err != nil && !fractionOrExponent(raw) {
+		// As the codec: an integer literal the type cannot hold, -0 too.
+		st.failf("maximum", "must be between 0 and %d", uint64(math.MaxUint64)>>(64-bits))
+		return
+	}
 	if err != nil {
-		f, ferr := strconv.ParseFloat(string(raw), 64)
-		switch {
-		case ferr == nil && f == math.Trunc(f) && f >= 0 && f < math.Ldexp(1, bits):
-			u = uint64(f)
-		case ferr == nil && f != math.Trunc(f):
-			st.failf("type", "expected integer, got %s", raw)
-			return
-		default:
-			st.failf("maximum", "must be between 0 and %d", uint64(math.MaxUint64)>>(64-bits))
+		v, ok := st.integral(raw, "0", strconv.FormatUint(uint64(math.MaxUint64)>>(64-bits), 10))
+		if !ok {
 			return
 		}
+		u = uint64(v)
 	}
 	switch bits {
 	case 8:
@@ -406,51 +628,211 @@ func (st *state) storeNumber(p *Plan, ptr unsafe.Pointer, raw []byte) {
 	}
 }
 
+// fractionOrExponent reports whether a number literal has a fraction or
+// an exponent.
+func fractionOrExponent(raw []byte) bool { return bytes.ContainsAny(raw, ".eE") }
+
+// integral reads a number literal with a fraction or an exponent, such as
+// 2.0 or 1e3, for the Go integer type whose range is [lo, hi]. It accepts
+// an integer of magnitude below 2^53 in the range, the integers the codec
+// accepts written so (see integralNumbers), exactly; otherwise it records
+// why not.
+func (st *state) integral(raw []byte, lo, hi string) (int64, bool) {
+	d := parseDecimal(raw)
+	switch {
+	case !d.isInt():
+		st.failf("type", "expected integer, got %s", raw)
+	case cmpDecimal(d, parseDecimal([]byte(lo))) < 0 || cmpDecimal(d, parseDecimal([]byte(hi))) > 0:
+		st.failf("maximum", "must be between %s and %s", lo, hi)
+	default:
+		if v, ok := d.int64(); ok && -1<<53 < v && v < 1<<53 {
+			return v, true
+		}
+		st.failf("type", "expected integer, got %s: write it without a fraction or exponent", raw)
+	}
+	return 0, false
+}
+
+// smallInt parses a JSON integer literal of at most 18 digits, the most
+// that cannot overflow an int64; other literals report false.
+func smallInt(raw []byte) (int64, bool) {
+	neg := len(raw) > 0 && raw[0] == '-'
+	digits := raw
+	if neg {
+		digits = raw[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
 func (st *state) decodeStruct(p *Plan, ptr unsafe.Pointer, depth int) error {
+	// members, with the member's handling inline. A name that is a field's
+	// is told from a duplicate by a bit per field; other names go through
+	// st.keys as in members.
 	n := p.check
 	start := st.pos
 	var seen seenSet
-	hint := 0
-	count, err := st.members(func(name, _ []byte) error {
-		var f *dfield
-		f, hint = p.field(name, hint)
-		switch {
-		case f != nil && f.inProps:
-			if f.track >= 0 {
-				seen.set(f.track)
+	var fieldSeen uint64
+	bits := len(p.fields) <= 64
+	hint, count := 0, 0
+	st.pos++ // '{'
+	base := len(st.keys)
+	var set map[string]struct{}
+	st.ws()
+	if st.pos < len(st.data) && st.data[st.pos] == '}' {
+		st.pos++
+	} else {
+		for {
+			// The name of the field expected next, as it is written, is
+			// read without scanning the string; any other name is read
+			// and looked up.
+			var (
+				name []byte
+				at   span
+				err  error
+			)
+			i := -1
+			st.ws()
+			if hint < len(p.fields) {
+				q := p.fields[hint].quoted
+				if end := st.pos + len(q); q != "" && end <= len(st.data) && string(st.data[st.pos:end]) == q {
+					at = span{start: st.pos + 1, end: end - 1}
+					name, i = st.data[at.start:at.end], hint
+					st.pos = end
+				}
 			}
-			return st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
-		case f != nil:
-			st.memberSchema(n, name, &seen)
-			return st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
+			if i < 0 {
+				if name, _, at, err = st.memberName(); err != nil {
+					return err
+				}
+				i = p.field(name, hint)
+			}
+			if i >= 0 && bits {
+				if fieldSeen&(1<<i) != 0 {
+					return st.duplicate(at)
+				}
+				fieldSeen |= 1 << i
+			} else if err := st.unique(base, &set, name, at); err != nil {
+				return err
+			}
+			if err := st.colon(); err != nil {
+				return err
+			}
+			count++
+			st.push(keySeg(at))
+			switch {
+			case i < 0:
+				err = st.value(st.memberSchema(n, name, &seen), depth+1)
+			case p.fields[i].inProps:
+				f := &p.fields[i]
+				hint = i + 1
+				if f.track >= 0 {
+					seen.set(f.track)
+				}
+				err = st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
+			default:
+				f := &p.fields[i]
+				hint = i + 1
+				st.memberSchema(n, name, &seen)
+				err = st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
+			}
+			if err != nil {
+				return err
+			}
+			st.path = st.path[:len(st.path)-1]
+			if done, err := st.next('}'); err != nil {
+				return err
+			} else if done {
+				break
+			}
 		}
-		return st.value(st.memberSchema(n, name, &seen), depth+1)
-	})
-	if err == nil {
-		st.objectEnd(n, &seen, count, st.data[start:st.pos], depth)
+		st.keys = st.keys[:base]
 	}
-	return err
+	st.objectEnd(n, &seen, count, st.data[start:st.pos], depth)
+	return nil
 }
 
+// growerOf returns the grow function of slices of elem, or nil. Only
+// unnamed types qualify: the slice at ptr is then exactly a []T.
+func growerOf(elem reflect.Type) func(unsafe.Pointer, int) {
+	switch elem {
+	case reflect.TypeFor[string]():
+		return grow[string]
+	case reflect.TypeFor[int]():
+		return grow[int]
+	case reflect.TypeFor[int64]():
+		return grow[int64]
+	case reflect.TypeFor[int32]():
+		return grow[int32]
+	case reflect.TypeFor[float64]():
+		return grow[float64]
+	case reflect.TypeFor[bool]():
+		return grow[bool]
+	}
+	return nil
+}
+
+func grow[T any](ptr unsafe.Pointer, n int) {
+	s := (*[]T)(ptr)
+	g := make([]T, len(*s), n)
+	copy(g, *s)
+	*s = g
+}
+
+// sliceHeader is the layout of a slice.
+type sliceHeader struct {
+	data unsafe.Pointer
+	len  int
+	cap  int
+}
+
+// emptyArray is where the data of an empty, non-nil slice points.
+var emptyArray [0]uint64
+
+// decodeSlice appends the array's items to the slice at ptr in place: its
+// header is read and written through ptr, the items are decoded where
+// they lie, and only growing the backing array goes through reflect.
 func (st *state) decodeSlice(p *Plan, ptr unsafe.Pointer, depth int) error {
 	st.pos++ // '['
-	sv := reflect.NewAt(p.typ, ptr).Elem()
+	h := (*sliceHeader)(ptr)
 	count := 0
 	st.ws()
 	if st.pos < len(st.data) && st.data[st.pos] == ']' {
 		st.pos++
-		sv.Set(reflect.MakeSlice(p.typ, 0, 0))
+		h.data, h.len, h.cap = unsafe.Pointer(&emptyArray), 0, 0
 	} else {
-		sv.SetLen(0)
+		size := p.elem.typ.Size()
+		// Items of the backing array the slice came with may hold values;
+		// those of arrays grown here start zero.
+		reused := h.cap
+		h.len = 0
 		for {
-			if count == sv.Cap() {
-				sv.Grow(max(4, count))
+			if count == h.cap {
+				if p.grow != nil {
+					p.grow(ptr, max(4, 2*count))
+				} else {
+					reflect.NewAt(p.typ, ptr).Elem().Grow(max(4, count))
+				}
 			}
-			sv.SetLen(count + 1)
-			el := sv.Index(count)
-			el.SetZero()
-			st.path = append(st.path, seg{index: count})
-			if err := st.decode(p.elem, el.Addr().UnsafePointer(), depth+1); err != nil {
+			h.len = count + 1
+			el := unsafe.Add(h.data, uintptr(count)*size)
+			if count < reused {
+				reflect.NewAt(p.elem.typ, el).Elem().SetZero()
+			}
+			st.push(seg{start: count})
+			if err := st.decode(p.elem, el, depth+1); err != nil {
 				return err
 			}
 			st.path = st.path[:len(st.path)-1]
@@ -488,7 +870,7 @@ func (st *state) decodeMap(p *Plan, ptr unsafe.Pointer, depth int) error {
 		if err := st.decode(p.elem, v.UnsafePointer(), depth+1); err != nil {
 			return err
 		}
-		mv.SetMapIndex(reflect.ValueOf(string(name)), v.Elem())
+		mv.SetMapIndex(reflect.ValueOf(st.newString(name)), v.Elem())
 		return nil
 	})
 	if err == nil && p.check != nil {

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,8 +53,10 @@ func (c *compiler) resolveRef(p pendingRef) error {
 			steps = append(steps, tok)
 		}
 	}
-	switch cur.(type) {
-	case *jsonnode.Object, bool:
+	switch cur := cur.(type) {
+	case *jsonnode.Object:
+		c.compiled(cur) // index the nodes compiled so far, so compile finds them
+	case bool:
 	default:
 		return fail("reference %q points to a value of type %s, not to a schema", p.ref, kindOf(cur))
 	}
@@ -75,6 +78,9 @@ func (c *compiler) resolveRef(p pendingRef) error {
 // loop ($ref, allOf, anyOf, oneOf, not, if/then/else, dependentSchemas):
 // checking any value would never end.
 func (c *compiler) cycles() error {
+	if !slices.ContainsFunc(c.nodes, appliesOthers) {
+		return nil // no subschema applies to the value of another
+	}
 	state := map[*node]int{} // 1 on the stack, 2 done
 	var stack []*node
 	var visit func(n *node) error
@@ -119,6 +125,13 @@ func (c *compiler) cycles() error {
 		}
 	}
 	return nil
+}
+
+// appliesOthers reports whether subschemas of n apply to the same value
+// as n.
+func appliesOthers(n *node) bool {
+	return n.ref != nil || n.not != nil || n.ifS != nil || n.thenS != nil || n.elseS != nil ||
+		len(n.allOf) > 0 || len(n.anyOf) > 0 || len(n.oneOf) > 0 || len(n.depSchemas) > 0
 }
 
 // compilePattern compiles a pattern with RE2, explaining refusals.

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"math/bits"
 	"regexp"
 	"strconv"
 	"strings"
@@ -176,7 +177,9 @@ func Compile(schema []byte) (*Schema, error) {
 // CompileTree compiles a schema tree as jsonnode.Parse returns it. The
 // tree is not modified and not retained.
 func CompileTree(tree any) (*Schema, error) {
-	c := &compiler{root: tree, memo: map[*jsonnode.Object]*node{}}
+	c := &compiler{root: tree, estimate: schemaCount(tree, 0)}
+	c.nodes = make([]*node, 0, c.estimate)
+	c.srcs = make([]*jsonnode.Object, 0, c.estimate)
 	if o, ok := tree.(*jsonnode.Object); ok {
 		if v, ok := o.Get("$schema"); ok {
 			s, _ := v.(string)
@@ -207,11 +210,45 @@ func CompileTree(tree any) (*Schema, error) {
 }
 
 type compiler struct {
-	root    any
-	draft7  bool
-	memo    map[*jsonnode.Object]*node
-	nodes   []*node
-	pending []pendingRef
+	root     any
+	draft7   bool
+	nodes    []*node
+	srcs     []*jsonnode.Object // the object each of nodes was compiled from
+	memo     map[*jsonnode.Object]*node
+	slab     []node
+	estimate int // schemaCount of root
+	pending  []pendingRef
+}
+
+// newNode returns a new node. The nodes of one schema are allocated
+// together, as they live and die together: c.slab has room for the
+// schemas the tree holds, as far as schemaCount knows.
+func (c *compiler) newNode() *node {
+	if len(c.slab) == cap(c.slab) {
+		size := 8 // the estimate was short
+		if c.slab == nil {
+			size = min(max(c.estimate, 1), 64)
+		}
+		c.slab = make([]node, 0, size)
+	}
+	c.slab = c.slab[:len(c.slab)+1]
+	n := &c.slab[len(c.slab)-1]
+	n.minProps, n.maxProps, n.minItems, n.maxItems = -1, -1, -1, -1
+	n.minContains, n.maxContains, n.minLen, n.maxLen = -1, -1, -1, -1
+	return n
+}
+
+// compiled returns the node compiled from o, if any. A tree reaches an
+// object twice only through a $ref, so the index is made for the first.
+func (c *compiler) compiled(o *jsonnode.Object) (*node, bool) {
+	if c.memo == nil {
+		c.memo = make(map[*jsonnode.Object]*node, len(c.srcs))
+		for i, src := range c.srcs {
+			c.memo[src] = c.nodes[i]
+		}
+	}
+	n, ok := c.memo[o]
+	return n, ok
 }
 
 type pendingRef struct {
@@ -252,25 +289,35 @@ func kindOf(v any) string {
 func (c *compiler) compile(v any, path string, isRoot bool) (*node, error) {
 	switch v := v.(type) {
 	case bool:
-		n := newNode()
+		n := c.newNode()
 		n.never = !v
 		n.path = path
 		return n, nil
 	case *jsonnode.Object:
-		if n, ok := c.memo[v]; ok {
+		if c.memo != nil {
+			if n, ok := c.memo[v]; ok {
+				return n, nil
+			}
+		}
+		if n := leaf(v); n != nil {
 			return n, nil
 		}
-		n := newNode()
+		n := c.newNode()
 		n.path = path
-		c.memo[v] = n
+		if c.memo != nil {
+			c.memo[v] = n
+		}
 		c.nodes = append(c.nodes, n)
+		c.srcs = append(c.srcs, v)
 		st := &objCompile{}
-		seen := make(map[string]bool, len(v.Members))
-		for _, m := range v.Members {
-			if seen[m.Key] {
+		var seen map[string]bool // for objects too large to scan
+		if len(v.Members) > 16 {
+			seen = make(map[string]bool, len(v.Members))
+		}
+		for i, m := range v.Members {
+			if repeated(v.Members, i, seen) {
 				return nil, &SchemaError{Field: path, Keyword: m.Key, Reason: "keyword appears twice"}
 			}
-			seen[m.Key] = true
 			if err := c.keyword(n, st, m.Key, m.Value, path, isRoot); err != nil {
 				return nil, err
 			}
@@ -278,6 +325,102 @@ func (c *compiler) compile(v any, path string, isRoot bool) (*node, error) {
 		return n, c.finish(n, st, path)
 	}
 	return nil, &SchemaError{Field: path, Reason: "a schema must be an object or a boolean, got " + kindOf(v)}
+}
+
+// leaf returns the node shared by every schema that only names a type, or
+// allows anything, such as most of a Go struct's fields have: nodes are
+// not changed once compiled, and these have no path a message could show.
+// It returns nil for any other schema.
+func leaf(o *jsonnode.Object) *node {
+	switch len(o.Members) {
+	case 0:
+		return anyNode
+	case 1:
+		if m := o.Members[0]; m.Key == "type" {
+			if name, ok := m.Value.(string); ok {
+				if bit := typeBit(name); bit != 0 {
+					return typeNodes[bits.Len(uint(bit))-1]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// leafOf is leaf for a schema of any form.
+func leafOf(v any) *node {
+	if o, ok := v.(*jsonnode.Object); ok {
+		return leaf(o)
+	}
+	return nil
+}
+
+var (
+	anyNode = newNode()
+	// typeNodes are by the highest bit of the type's bits.
+	typeNodes = func() (ns [7]*node) {
+		for _, name := range []string{"object", "array", "string", "integer", "number", "boolean", "null"} {
+			n := newNode()
+			n.types = typeBit(name)
+			ns[bits.Len(uint(n.types))-1] = n
+		}
+		return ns
+	}()
+)
+
+// schemaCount estimates the number of schema objects in v that compile
+// makes nodes for, to size the slab of nodes.
+func schemaCount(v any, depth int) int {
+	o, ok := v.(*jsonnode.Object)
+	if !ok || depth > 64 {
+		return 0
+	}
+	if leaf(o) != nil {
+		return 0
+	}
+	n := 1
+	for _, m := range o.Members {
+		switch x := m.Value.(type) {
+		case *jsonnode.Object:
+			switch m.Key {
+			case "properties", "$defs", "definitions", "patternProperties", "dependentSchemas", "dependencies":
+				for _, p := range x.Members {
+					n += schemaCount(p.Value, depth+1)
+				}
+			case "enum", "const", "default", "examples":
+			default:
+				n += schemaCount(x, depth+1)
+			}
+		case []any:
+			switch m.Key {
+			case "allOf", "anyOf", "oneOf", "prefixItems", "items":
+				for _, e := range x {
+					n += schemaCount(e, depth+1)
+				}
+			}
+		}
+	}
+	return n
+}
+
+// repeated reports whether an earlier member of ms has the key of ms[i];
+// seen, if not nil, holds the keys of the earlier members, and gets this
+// one.
+func repeated(ms []jsonnode.Member, i int, seen map[string]bool) bool {
+	key := ms[i].Key
+	if seen != nil {
+		if seen[key] {
+			return true
+		}
+		seen[key] = true
+		return false
+	}
+	for _, m := range ms[:i] {
+		if m.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // objCompile holds what one schema object's keywords say about each
@@ -295,10 +438,14 @@ type objCompile struct {
 	depSchKeys []string
 }
 
-var annotations = map[string]bool{
-	"title": true, "description": true, "examples": true, "default": true,
-	"deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true,
-	"contentEncoding": true, "contentMediaType": true, "contentSchema": true,
+// isAnnotation reports whether key is an annotation, which asserts nothing.
+func isAnnotation(key string) bool {
+	switch key {
+	case "title", "description", "examples", "default", "deprecated", "readOnly", "writeOnly",
+		"$comment", "contentEncoding", "contentMediaType", "contentSchema":
+		return true
+	}
+	return false
 }
 
 var unsupported = map[string]string{
@@ -333,11 +480,13 @@ func (c *compiler) keyword(n *node, st *objCompile, key string, v any, path stri
 	fail := func(format string, args ...any) error {
 		return &SchemaError{Field: path, Keyword: key, Reason: fmt.Sprintf(format, args...)}
 	}
-	if annotations[key] || strings.HasPrefix(key, "x-") {
+	if isAnnotation(key) || strings.HasPrefix(key, "x-") {
 		return nil
 	}
-	if r, ok := unsupported[key]; ok {
-		return fail("%s", r)
+	if key != "" && (key[0] == '$' || key[0] == 'u') { // as every unsupported keyword
+		if r, ok := unsupported[key]; ok {
+			return fail("%s", r)
+		}
 	}
 	if c.draft7 && newIn2020[key] {
 		// A draft-07 validator, such as the server's own, ignores it: enforcing
@@ -385,7 +534,12 @@ func (c *compiler) keyword(n *node, st *objCompile, key string, v any, path stri
 		var names []any
 		switch t := v.(type) {
 		case string:
-			names = []any{t}
+			bit := typeBit(t)
+			if bit == 0 {
+				return fail("unknown type %s; use object, array, string, number, integer, boolean or null", jsonText(t))
+			}
+			n.types |= bit
+			return nil
 		case []any:
 			if len(t) == 0 {
 				return fail("must not be an empty array")
@@ -412,9 +566,12 @@ func (c *compiler) keyword(n *node, st *objCompile, key string, v any, path stri
 		}
 		n.props = make(map[string]*node, len(o.Members))
 		for _, m := range o.Members {
-			child, err := c.compile(m.Value, join(path, m.Key), false)
-			if err != nil {
-				return err
+			child := leafOf(m.Value) // without making its path
+			if child == nil {
+				var err error
+				if child, err = c.compile(m.Value, join(path, m.Key), false); err != nil {
+					return err
+				}
 			}
 			n.props[m.Key] = child
 		}
@@ -547,9 +704,12 @@ func (c *compiler) keyword(n *node, st *objCompile, key string, v any, path stri
 			st.itemsArray = true
 			return c.prefixItems(n, a, path, fail)
 		}
-		child, err := c.compile(v, path+"[]", false)
-		if err != nil {
-			return err
+		child := leafOf(v) // without making its path
+		if child == nil {
+			var err error
+			if child, err = c.compile(v, path+"[]", false); err != nil {
+				return err
+			}
 		}
 		n.items = child
 	case "prefixItems":

@@ -21,12 +21,33 @@ func Normalize(args []byte) []byte {
 	return args
 }
 
-// seg is one step of the path to a value: a property name (a slice of
-// the arguments, unescaped only when needed) or an array index.
+// seg is one step of the path to a value: a property name, the span
+// start, end and own, or an array index, start. It holds no pointer, so
+// the path costs the garbage collector nothing: no write barriers as it
+// grows, nothing to clear after a pass.
 type seg struct {
-	name  []byte
-	index int
-	isKey bool
+	start, end int
+	own, isKey bool
+}
+
+func keySeg(at span) seg { return seg{start: at.start, end: at.end, own: at.own, isKey: true} }
+
+func (s seg) name() span { return span{start: s.start, end: s.end, own: s.own} }
+
+// A span is a property name: bytes [start, end) of the arguments, or of
+// the pass's own names (st.names) when own, for names with escapes and
+// names the pass writes itself.
+type span struct {
+	start, end int
+	own        bool
+}
+
+// bytesOf returns the name at s; it must not outlive the pass.
+func (st *state) bytesOf(s span) []byte {
+	if s.own {
+		return st.names[s.start:s.end]
+	}
+	return st.data[s.start:s.end]
 }
 
 // state is one pass over the arguments. It is pooled: the valid path
@@ -36,27 +57,75 @@ type state struct {
 	pos        int
 	path       []seg
 	violations []Violation
-	keys       [][]byte // names of the open objects, for duplicates
+	keys       []span // names of the open objects, for duplicates
+	names      []byte // the names spans own
 	durations  bool
+	escaped    bool // the last string value1 read had escapes
+	// arena holds the bytes of the strings a plan decodes, one allocation
+	// for all of them (see newString).
+	arena []byte
 }
 
 var statePool = sync.Pool{New: func() any {
-	return &state{path: make([]seg, 0, 16), keys: make([][]byte, 0, 32)}
+	return &state{path: make([]seg, 0, 16), keys: make([]span, 0, 32)}
 }}
 
 func getState(data []byte) *state {
 	st := statePool.Get().(*state)
 	st.data, st.pos = data, 0
-	st.path, st.violations, st.keys = st.path[:0], st.violations[:0], st.keys[:0]
+	st.path, st.violations, st.keys, st.names = st.path[:0], st.violations[:0], st.keys[:0], st.names[:0]
 	return st
 }
 
 func putState(st *state) {
-	// Drop references into the arguments so the pool does not keep them.
-	clear(st.path[:cap(st.path)])
-	clear(st.keys[:cap(st.keys)])
-	st.data, st.durations = nil, false
+	// Drop references into the arguments so the pool does not keep them,
+	// and names the size of huge arguments.
+	st.data, st.durations, st.arena = nil, false, nil
+	if cap(st.names) > 64<<10 {
+		st.names = nil
+	}
 	statePool.Put(st)
+}
+
+// unescapeString is newString for the inside of a string with escapes.
+func (st *state) unescapeString(s []byte) string {
+	if cap(st.arena)-len(st.arena) < len(s) {
+		st.arena = make([]byte, 0, len(s)+min(len(st.data)-st.pos, arenaChunk))
+	}
+	i := len(st.arena)
+	st.arena = appendUnescaped(st.arena, s)
+	if len(st.arena) == i {
+		return ""
+	}
+	return unsafe.String(&st.arena[i], len(st.arena)-i)
+}
+
+// push appends s to the path.
+func (st *state) push(s seg) {
+	st.path = append(st.path, s)
+}
+
+// arenaChunk bounds the bytes an arena reserves beyond the string it is
+// made for: a string the tool keeps keeps its arena alive, so an arena is
+// never much larger than the arguments it holds strings of.
+const arenaChunk = 4 << 10
+
+// newString returns s as a string. Strings of more than one byte are
+// copied into st.arena, which holds every string of the pass in as few
+// allocations as possible: the arena is only ever appended to, so the
+// bytes under a string handed out never change, and a string kept by the
+// tool keeps its chunk alive like any other allocation.
+func (st *state) newString(s []byte) string {
+	if len(s) <= 1 {
+		return string(s) // no allocation
+	}
+	if cap(st.arena)-len(st.arena) < len(s) {
+		// Strings ahead are at most as long as the rest of the text.
+		st.arena = make([]byte, 0, len(s)+min(len(st.data)-st.pos, arenaChunk))
+	}
+	i := len(st.arena)
+	st.arena = append(st.arena, s...)
+	return unsafe.String(&st.arena[i], len(s))
 }
 
 // errSyntax reports malformed JSON; it carries the message for the model.
@@ -98,13 +167,13 @@ func (st *state) pathString() string {
 	var b strings.Builder
 	for _, s := range st.path {
 		if !s.isKey {
-			fmt.Fprintf(&b, "[%d]", s.index)
+			fmt.Fprintf(&b, "[%d]", s.start)
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.Write(s.name)
+		b.Write(st.bytesOf(s.name()))
 	}
 	return b.String()
 }
@@ -196,6 +265,7 @@ func (st *state) value1(n *node, depth int) error {
 		if err != nil {
 			return err
 		}
+		st.escaped = escaped
 		if n == nil || !st.typeOK(n, tString, c) {
 			return nil
 		}
@@ -354,7 +424,11 @@ func hex4(d []byte, i int) (rune, bool) {
 
 // unescape decodes the inside of a string str has accepted.
 func unescape(raw []byte) string {
-	b := make([]byte, 0, len(raw))
+	return string(appendUnescaped(make([]byte, 0, len(raw)), raw))
+}
+
+// appendUnescaped appends the inside of a string str has accepted, decoded.
+func appendUnescaped(b, raw []byte) []byte {
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
 		if c != '\\' {
@@ -386,7 +460,7 @@ func unescape(raw []byte) string {
 			b = append(b, raw[i])
 		}
 	}
-	return string(b)
+	return b
 }
 
 // number consumes a number per the JSON grammar.
@@ -448,7 +522,17 @@ func (st *state) next(closing byte) (bool, error) {
 func (st *state) sub(n *node, raw []byte, depth int) []Violation {
 	s := statePool.Get().(*state)
 	s.data, s.pos = raw, 0
-	s.path = append(s.path[:0], st.path...)
+	// The path so far, with its names copied: they are not in raw.
+	s.path, s.names = s.path[:0], s.names[:0]
+	for _, g := range st.path {
+		if g.isKey {
+			at := span{start: len(s.names), own: true}
+			s.names = append(s.names, st.bytesOf(g.name())...)
+			at.end = len(s.names)
+			g = keySeg(at)
+		}
+		s.path = append(s.path, g)
+	}
 	s.violations, s.keys = s.violations[:0], s.keys[:0]
 	var out []Violation
 	if err := s.value(n, depth); err != nil {

@@ -48,6 +48,7 @@ func compiled(v any) (string, error) {
 // assertSame checks String(v) against the reference, output and error.
 func assertSame(t *testing.T, v any, fallsBack bool) {
 	t.Helper()
+	assertTyped(t, v)
 	want, wantPanic, wantErr := catch(ref, v)
 	got, gotPanic, gotErr := catch(String, v)
 	// A panicking MarshalJSON panics through both.
@@ -67,6 +68,23 @@ func assertSame(t *testing.T, v any, fallsBack bool) {
 		require.NoError(t, cErr)
 		assert.Equal(t, want, c)
 	}
+	if wantErr != nil {
+		require.Error(t, gotErr, "want error %v, got %s", wantErr, got)
+		assert.Equal(t, wantErr.Error(), gotErr.Error())
+		assert.IsType(t, wantErr, gotErr)
+		return
+	}
+	require.NoError(t, gotErr)
+	assert.Equal(t, want, got)
+}
+
+// assertTyped checks the Encoder of v's type, from a copy of v, against
+// the reference, output and error.
+func assertTyped(t *testing.T, v any) {
+	t.Helper()
+	want, wantPanic, wantErr := catch(ref, v)
+	got, gotPanic, gotErr := catch(typed, v)
+	require.Equal(t, fmt.Sprint(wantPanic), fmt.Sprint(gotPanic))
 	if wantErr != nil {
 		require.Error(t, gotErr, "want error %v, got %s", wantErr, got)
 		assert.Equal(t, wantErr.Error(), gotErr.Error())

@@ -1,8 +1,13 @@
-// Package schema builds the JSON Schema of a tool's argument type: it
-// checks that every part of the type has a JSON form, reflects it with
-// github.com/invopop/jsonschema, and reshapes the result into the form the
-// library sends to models (nested types inlined, $defs only for recursive
-// types, keywords in a fixed order).
+// Package schema builds the JSON Schema of a tool's argument type, in the
+// form the library sends to models (nested types inlined, $defs only for
+// recursive types, keywords in a fixed order).
+//
+// One walk over the type checks that every part of it has a JSON form,
+// checks its tags, and builds the schema: the tags are read with the
+// grammar of github.com/invopop/jsonschema, and the schema is the one
+// invopop's Reflector would give, reshaped. The few features that hand
+// invopop's own *jsonschema.Schema to the type's code to change (such as
+// JSONSchemaExtend) are left to invopop itself (see build.go).
 package schema
 
 import (
@@ -66,6 +71,9 @@ var (
 // own UnmarshalJSON, or the UnmarshalJSONFrom of the JSON codec arguments
 // fall back to.
 func ReadsJSON(t reflect.Type) bool {
+	if methodless(t) {
+		return false
+	}
 	for _, u := range []reflect.Type{jsonUnmarshalerType, jsonUnmarshalerFrom} {
 		if t.Implements(u) || reflect.PointerTo(t).Implements(u) {
 			return true
@@ -77,7 +85,21 @@ func ReadsJSON(t reflect.Type) bool {
 // ReadsText reports whether t (or *t) has its own UnmarshalText, with
 // which encoding/json reads it from a JSON string.
 func ReadsText(t reflect.Type) bool {
-	return t.Implements(textUnmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType)
+	return !methodless(t) && (t.Implements(textUnmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType))
+}
+
+// methodless reports whether neither t nor *t has exported methods, so
+// neither implements any of the interfaces the schema looks for.
+func methodless(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map, reflect.Chan, reflect.Func:
+		if t.Name() == "" {
+			return true // a composite type literal has no methods
+		}
+	case reflect.Interface:
+		return false
+	}
+	return t.NumMethod() == 0 && reflect.PointerTo(t).NumMethod() == 0
 }
 
 // DecodesItself reports whether t reads its own JSON or text form.
@@ -85,12 +107,17 @@ func DecodesItself(t reflect.Type) bool { return ReadsJSON(t) || ReadsText(t) }
 
 // HasOwnSchema reports whether t (or *t) supplies its schema with JSONSchema().
 func HasOwnSchema(t reflect.Type) bool {
-	return t.Implements(schemaerType) || reflect.PointerTo(t).Implements(schemaerType)
+	return !methodless(t) && (t.Implements(schemaerType) || reflect.PointerTo(t).Implements(schemaerType))
 }
 
 // Build reflects the schema of the argument type t, a struct or a pointer
 // to one. It caches nothing.
-func Build(t reflect.Type) (ts *Type, err error) {
+func Build(t reflect.Type) (*Type, error) { return build(t, false) }
+
+// build is Build; with legacy, invopop reflects the type whatever it
+// holds, as it does for the types the walker leaves to it: the tests
+// compare the two.
+func build(t reflect.Type, legacy bool) (ts *Type, err error) {
 	if t == nil {
 		return nil, &Error{Msg: "nil type"}
 	}
@@ -111,17 +138,36 @@ func Build(t reflect.Type) (ts *Type, err error) {
 		// Arguments are always a JSON object; this type reads another form.
 		return nil, &Error{Msg: fmt.Sprintf("arguments must be a JSON object, and %s reads its own JSON form; make it a field of an arguments struct", t)}
 	}
-	w := walker{mapper: mapper(root)}
-	if e := w.walk(root, "", nil); e != nil {
+	w := walker{mapper: mapper(root), legacy: legacy}
+	s, e := w.walk(root, "", nil)
+	if e != nil {
 		return nil, e
 	}
+	if s.isRef && s.ref.st >= 0 {
+		s = w.structs[s.ref.st].body
+	}
+	var plain *jsonnode.Object
+	if w.legacy || s == nil || !s.structBody {
+		// The root is legacy too when it has its own schema.
+		if plain, err = w.reflect(root); err != nil {
+			return nil, err
+		}
+	} else {
+		em := emitter{w: &w, rec: w.recursive()}
+		plain = em.root(s)
+	}
+	return &Type{Plain: jsonnode.Marshal(plain), Tree: plain, HasDuration: w.hasDuration}, nil
+}
+
+// reflect has invopop reflect root, whose parts w has checked and named,
+// and reshapes its schema: for the types the walker leaves to invopop.
+func (w *walker) reflect(root reflect.Type) (*jsonnode.Object, error) {
 	recursive := w.recursiveNames()
-	tree, err := toTree(reflectRoot(root, &w))
+	tree, err := toTree(reflectRoot(root, w))
 	if err != nil {
 		return nil, &Error{Msg: err.Error()}
 	}
-	plain := tidy(shapeRoot(tree.(*jsonnode.Object), recursive)).(*jsonnode.Object)
-	return &Type{Plain: jsonnode.Marshal(plain), Tree: plain, HasDuration: w.hasDuration}, nil
+	return tidy(shapeRoot(tree.(*jsonnode.Object), recursive)).(*jsonnode.Object), nil
 }
 
 // reflectRoot has invopop reflect the struct root, whose parts w has

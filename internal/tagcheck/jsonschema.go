@@ -16,12 +16,14 @@ import (
 	"net"
 	"net/url"
 	"reflect"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
 )
 
 // JSONSchema checks the value of a field's jsonschema tag against invopop's
@@ -38,45 +40,54 @@ func JSONSchema(tag string, t reflect.Type) error {
 // an embedded (flattened) struct are ignored, and that description= overrides
 // a jsonschema_description tag.
 func JSONSchemaField(f reflect.StructField, mapper func(reflect.Type) *jsonschema.Schema) error {
-	tag, ok := f.Tag.Lookup("jsonschema")
-	if !ok || tag == "" {
+	tag, _ := f.Tag.Lookup("jsonschema")
+	_, hasDesc := f.Tag.Lookup("jsonschema_description")
+	return JSONSchemaTags(f.Type, f.Anonymous, tag, f.Tag.Get("json"), hasDesc, mapper)
+}
+
+// JSONSchemaTags is [JSONSchemaField] for a field of type t (embedded if
+// anonymous) whose tags are already read: its jsonschema and json tags, and
+// whether it has a jsonschema_description tag.
+func JSONSchemaTags(t reflect.Type, anonymous bool, tag, jsonTag string, hasDesc bool, mapper func(reflect.Type) *jsonschema.Schema) error {
+	if tag == "" {
 		return nil
 	}
-	jsonTags := strings.Split(f.Tag.Get("json"), ",")
-	if jsonTags[0] == "-" {
+	jsonName, jsonOpts, _ := strings.Cut(jsonTag, ",")
+	if jsonName == "-" {
 		return nil // invopop leaves the field out; its tags cannot mislead anyone
 	}
-	if strings.Split(tag, ",")[0] != "-" {
+	if first, _, _ := strings.Cut(tag, ","); first != "-" {
 		// invopop flattens these before it looks at their jsonschema tag.
-		ft := f.Type
+		ft := t
 		if ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		if (f.Anonymous && jsonTags[0] == "" && ft.Kind() == reflect.Struct) || hasOption(jsonTags, "inline") {
+		if (anonymous && jsonName == "" && ft.Kind() == reflect.Struct) || optionIn(jsonOpts, "inline") {
 			return errors.New("jsonschema tag: an embedded struct is flattened into its parent, so its jsonschema tag has no effect; tag its fields instead")
 		}
 	}
-	_, hasDesc := f.Tag.Lookup("jsonschema_description")
-	return check(tag, f.Type, checkOpts{
+	return check(tag, t, checkOpts{
 		mapper:        mapper,
-		jsonString:    hasOption(jsonTags, "string"),
+		jsonString:    optionIn(jsonOpts, "string"),
 		hasDescTagKey: hasDesc,
 	})
+}
+
+// optionIn reports whether opt is among the comma-separated options of a
+// json tag (what follows its name).
+func optionIn(opts, opt string) bool {
+	for o := range strings.SplitSeq(opts, ",") {
+		if o == opt {
+			return true
+		}
+	}
+	return false
 }
 
 type checkOpts struct {
 	mapper        func(reflect.Type) *jsonschema.Schema
 	jsonString    bool // json:",string"
 	hasDescTagKey bool // a jsonschema_description tag is present
-}
-
-func hasOption(jsonTags []string, opt string) bool {
-	for _, o := range jsonTags[1:] {
-		if o == opt {
-			return true
-		}
-	}
-	return false
 }
 
 // Keyword families, each exactly the cases of one invopop switch.
@@ -249,6 +260,18 @@ func shapeOfSchema(s *jsonschema.Schema, depth int) shape {
 	return sh
 }
 
+// appendPieces appends the pieces of tag, as splitOnUnescapedCommas cuts
+// them, to dst.
+func appendPieces(dst []string, tag string) []string {
+	if strings.Contains(tag, `\`) {
+		return append(dst, splitOnUnescapedCommas(tag)...)
+	}
+	for p := range strings.SplitSeq(tag, ",") {
+		dst = append(dst, p)
+	}
+	return dst
+}
+
 // splitOnUnescapedCommas is invopop's splitter, copied so that pieces are
 // cut exactly where invopop cuts them: a comma preceded by a backslash joins
 // the two sides and the backslash is dropped.
@@ -279,17 +302,19 @@ func check(tag string, t reflect.Type, o checkOpts) error {
 	}
 	// reflectFieldName splits on every comma, escaped or not, to find "-"
 	// and the flags.
-	plain := strings.Split(tag, ",")
-	if plain[0] == "-" {
-		if len(plain) > 1 {
+	if first, _, more := strings.Cut(tag, ","); first == "-" {
+		if more {
 			return errors.New(`jsonschema tag: "-" leaves the field out of the schema, so nothing may follow it`)
 		}
 		return nil
 	}
-	pieces := splitOnUnescapedCommas(tag)
-	for _, flag := range []string{"required", "nullable"} {
-		if count(plain, flag) > count(pieces, flag) {
-			return fmt.Errorf(`jsonschema tag: %q after an escaped comma still marks the field %s: invopop finds flags without honouring \,`, flag, flag)
+	var buf [8]string
+	pieces := appendPieces(buf[:0], tag)
+	if strings.Contains(tag, `\`) {
+		for _, flag := range []string{"required", "nullable"} {
+			if countPlain(tag, flag) > count(pieces, flag) {
+				return fmt.Errorf(`jsonschema tag: %q after an escaped comma still marks the field %s: invopop finds flags without honouring \,`, flag, flag)
+			}
 		}
 	}
 
@@ -321,7 +346,8 @@ func check(tag string, t reflect.Type, o checkOpts) error {
 		}
 	}
 
-	seen := map[string]bool{}
+	var seenBuf [8]string
+	seen := seenBuf[:0]
 	for _, p := range pieces {
 		name, val, hasEq := strings.Cut(p, "=")
 		if !hasEq {
@@ -339,10 +365,10 @@ func check(tag string, t reflect.Type, o checkOpts) error {
 			}
 			return unknownKeyword(name)
 		}
-		if seen[name] && !repeatable[name] && !(name == "default" && typ == "array") {
+		if slices.Contains(seen, name) && !repeatable[name] && !(name == "default" && typ == "array") {
 			return fmt.Errorf("jsonschema tag: %q is given more than once; invopop keeps only the last", name)
 		}
-		seen[name] = true
+		seen = append(seen, name)
 
 		if genericSet[name] {
 			if err := checkGeneric(name, val, p, o); err != nil {
@@ -355,6 +381,17 @@ func check(tag string, t reflect.Type, o checkOpts) error {
 		}
 	}
 	return nil
+}
+
+// countPlain counts the pieces of tag, split on every comma, equal to s.
+func countPlain(tag, s string) int {
+	n := 0
+	for p := range strings.SplitSeq(tag, ",") {
+		if p == s {
+			n++
+		}
+	}
+	return n
 }
 
 func count(list []string, s string) int {
@@ -531,13 +568,11 @@ func checkUint(piece, val string) error {
 	return nil
 }
 
-var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-
 // checkNumber mirrors invopop's toJSONNumber, which drops what ParseInt and
 // ParseFloat both refuse, and also refuses what they accept but JSON does
 // not (+1, 0x10, Inf), which would fail when the schema is marshalled.
 func checkNumber(piece, val string) error {
-	ok := jsonNumber.MatchString(val)
+	ok := jsonnode.ValidNumber(val) // what JSON accepts
 	if ok {
 		_, errI := strconv.ParseInt(val, 10, 64)
 		_, errF := strconv.ParseFloat(val, 64)

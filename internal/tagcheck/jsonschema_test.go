@@ -3,9 +3,11 @@ package tagcheck
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/url"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +16,8 @@ import (
 	"github.com/invopop/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
 )
 
 type (
@@ -280,4 +284,22 @@ func ExampleJSONSchema() {
 	// Output:
 	// jsonschema tag: unknown keyword "minimun" (did you mean "minimum"?)
 	// <nil>
+}
+
+// TestNumberGrammar pins that jsonnode.ValidNumber accepts exactly what
+// the regular expression of JSON's number grammar does.
+func TestNumberGrammar(t *testing.T) {
+	t.Parallel()
+	re := regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := "-+0123456789.eEx "
+	for range 200000 {
+		b := make([]byte, r.IntN(8))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		if s := string(b); jsonnode.ValidNumber(s) != re.MatchString(s) {
+			t.Fatalf("%q: ValidNumber %v, regexp %v", s, jsonnode.ValidNumber(s), re.MatchString(s))
+		}
+	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package toolcall_test
+
+const raceEnabled = false
