@@ -133,6 +133,9 @@ func gate(cfg *config, md Metadata, preset *Decision) Middleware {
 // pausedReason reports whether an execution's error paused the call, and
 // why.
 func pausedReason(err error) (string, bool) {
+	if err == nil {
+		return "", false // and no allocation for pe, which escapes
+	}
 	var pe *pauseError
 	if errors.As(err, &pe) {
 		return pe.reason, true
@@ -143,7 +146,7 @@ func pausedReason(err error) (string, bool) {
 // resume finishes the round a call paused in: the done calls keep their
 // records, each waiting call gets its decision (none keeps it waiting),
 // and the round ends as any other, or pauses again.
-func (m *Manager) resume(ctx context.Context, cfg *config, tools []Tool, p *Paused, decisions map[string]Decision) (*execution, error) {
+func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paused, decisions map[string]Decision) (*execution, error) {
 	n := len(p.History)
 	if n == 0 || p.History[n-1].Role != chat.RoleAssistant || len(p.History[n-1].ToolCalls) == 0 {
 		return nil, errors.New("toolcall: resume: the paused history does not end with a reply with tool calls")
@@ -155,6 +158,8 @@ func (m *Manager) resume(ctx context.Context, cfg *config, tools []Tool, p *Paus
 		}
 	}
 	execs := make([]ToolExecution, len(reply.ToolCalls))
+	// The history the round ends with: a copy, which p does not share.
+	hist := append(make([]chat.Message, 0, n+len(execs)+1), p.History...)
 	for i, call := range reply.ToolCalls {
 		if j := slices.IndexFunc(p.Done, func(e ToolExecution) bool { return e.Call.ID == call.ID }); j >= 0 {
 			execs[i] = p.Done[j]
@@ -170,31 +175,33 @@ func (m *Manager) resume(ctx context.Context, cfg *config, tools []Tool, p *Paus
 			continue
 		}
 		var err error
-		if execs[i], err = m.executeOne(ctx, cfg, tools, call, p.History, p.Round, &d); err != nil {
+		if execs[i], err = m.executeOne(ctx, cfg, set, call, p.History, p.Round, &d); err != nil {
 			for k := i + 1; k < len(execs); k++ {
 				execs[k] = notRun(reply.ToolCalls[k], p.Round)
 			}
-			return endRound(p.History[:n-1], reply, execs, p.Round), err
+			ex := endRound(hist, execs, p.Round)
+			return &ex, err
 		}
 	}
-	ex := endRound(p.History[:n-1], reply, execs, p.Round)
+	ex := endRound(hist, execs, p.Round)
 	if ex.paused != nil {
-		return ex, ex.paused
+		return &ex, ex.paused
 	}
-	return ex, nil
+	return &ex, nil
 }
 
 // endRound records a round's executions: the history with one tool
 // message per call, in call order, and whether every call returned
-// directly. When calls wait, the history ends before the reply and
-// paused holds the state to resume from.
-func endRound(history []chat.Message, reply chat.Message, execs []ToolExecution, round int) *execution {
-	ex := &execution{Executions: execs}
+// directly. history ends with the reply whose calls ran; the tool messages
+// are appended to it, in its array when it has room. When calls wait, the
+// history ends before the reply and paused holds the state to resume from.
+func endRound(history []chat.Message, execs []ToolExecution, round int) execution {
+	ex := execution{Executions: execs}
 	var paused *Paused
 	for _, e := range execs {
 		if reason, ok := pausedReason(e.Err); ok {
 			if paused == nil {
-				paused = &Paused{History: append(slices.Clip(history), reply), Round: round}
+				paused = &Paused{History: slices.Clone(history), Round: round}
 			}
 			paused.Pending = append(paused.Pending, PendingCall{ToolCall: e.Call, Reason: reason})
 		}
@@ -205,20 +212,19 @@ func endRound(history []chat.Message, reply chat.Message, execs []ToolExecution,
 				paused.Done = append(paused.Done, e)
 			}
 		}
-		ex.History, ex.Executions, ex.paused = slices.Clip(history), paused.Done, paused
+		ex.History, ex.Executions, ex.paused = slices.Clip(history[:len(history)-1]), paused.Done, paused
 		return ex
 	}
-	hist := make([]chat.Message, 0, len(history)+1+len(execs))
-	hist = append(append(hist, history...), reply)
+	history = slices.Grow(history, len(execs))
 	direct := len(execs) > 0
 	for _, e := range execs {
 		msg := chat.ToolMessage(e.Call, e.Result)
 		msg.IsError = e.IsError
-		hist = append(hist, msg)
+		history = append(history, msg)
 		if e.IsError || !e.ReturnDirect {
 			direct = false
 		}
 	}
-	ex.History, ex.ReturnDirect = hist, direct
+	ex.History, ex.ReturnDirect = history, direct
 	return ex
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -187,4 +189,150 @@ func BenchmarkLoop(b *testing.B) {
 			AfterTool:   func(context.Context, ToolExecution) {},
 		})))
 	})
+	benchmarkLoopWeather(b)
+}
+
+// loopBench runs one Call per iteration and reports the loop's cost per
+// round beside ns/op.
+func loopBench(b *testing.B, c *Client, check func(*Response) bool) {
+	ctx := context.Background()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := c.Prompt("the answer?").Call(ctx)
+		if err != nil || !check(resp) {
+			b.Fatal(err, resp)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	rounds := float64(2 * b.N)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/rounds, "ns/round")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/rounds, "allocs/round")
+}
+
+// weatherModel is a loopModel that asks for n calls of the tool name, with
+// args, in round 1 and answers in round 2.
+func weatherModel(n int, name string, args json.RawMessage) loopModel {
+	calls := make([]chat.ToolCall, n)
+	for i := range calls {
+		calls[i] = chat.ToolCall{ID: "call_" + strconv.Itoa(i+1), Name: name, Arguments: args}
+	}
+	return loopModel{
+		call: &chat.Response{Message: chat.Message{Role: chat.RoleAssistant, ToolCalls: calls}},
+		text: &chat.Response{Message: chat.AssistantMessage("mild and dry")},
+	}
+}
+
+// benchmarkLoopWeather is BenchmarkLoop's comparison with a loop written by
+// hand (issue: performance, acceptance 3 and 4): two calls of the weather
+// tool in round 1, text in round 2; and a round of eight calls of a tool
+// that blocks 1 ms beside a round of one.
+func benchmarkLoopWeather(b *testing.B) {
+	ctx := context.Background()
+	weather := MustFunc("weather", "Weather forecast", benchWeather)
+	model := weatherModel(2, "weather", benchInput)
+	b.Run("handwritten", func(b *testing.B) {
+		// A plain loop: a history slice, a name->func map, encoding/json in
+		// and out, the calls one after another, no checks.
+		funcs := map[string]func(context.Context, json.RawMessage) (string, error){
+			"weather": func(ctx context.Context, args json.RawMessage) (string, error) {
+				var in benchArgs
+				if err := json.Unmarshal(args, &in); err != nil {
+					return "", err
+				}
+				res, err := benchWeather(ctx, in)
+				if err != nil {
+					return "", err
+				}
+				out, err := json.Marshal(res)
+				return string(out), err
+			},
+		}
+		defs := []chat.ToolDefinition{weather.Definition()}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		b.ReportAllocs()
+		for b.Loop() {
+			history := []chat.Message{chat.UserMessage("the answer?")}
+			var answer string
+			for {
+				mr, err := model.Chat(ctx, &chat.Request{Messages: history, Tools: defs})
+				if err != nil {
+					b.Fatal(err)
+				}
+				history = append(history, mr.Message)
+				if len(mr.Message.ToolCalls) == 0 {
+					answer = mr.Message.Content
+					break
+				}
+				for _, tc := range mr.Message.ToolCalls {
+					f, ok := funcs[tc.Name]
+					if !ok {
+						b.Fatal("no tool", tc.Name)
+					}
+					out, err := f(ctx, tc.Arguments)
+					if err != nil {
+						b.Fatal(err)
+					}
+					history = append(history, chat.ToolMessage(tc, out))
+				}
+			}
+			if answer != "mild and dry" || len(history) != 5 {
+				b.Fatal(answer, history)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		rounds := float64(2 * b.N)
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/rounds, "ns/round")
+		b.ReportMetric(float64(after.Mallocs-before.Mallocs)/rounds, "allocs/round")
+	})
+	b.Run("toolcall", func(b *testing.B) {
+		loopBench(b, NewClient(model, WithTools(weather)), func(r *Response) bool {
+			return r.Content() == "mild and dry" && r.Rounds == 2 && len(r.Executions) == 2 && !r.Executions[1].IsError
+		})
+	})
+	block := MustFunc("block", "Blocks 1 ms", func(ctx context.Context, _ struct{}) (string, error) {
+		time.Sleep(time.Millisecond)
+		return "done", nil
+	})
+	for _, bc := range []struct {
+		name string
+		n    int
+	}{{"toolcall-one", 1}, {"toolcall-parallel", 8}} {
+		b.Run(bc.name, func(b *testing.B) {
+			loopBench(b, NewClient(weatherModel(bc.n, "block", json.RawMessage(`{}`)), WithTools(block)), func(r *Response) bool {
+				return r.Rounds == 2 && len(r.Executions) == bc.n && !r.Executions[bc.n-1].IsError
+			})
+		})
+	}
+}
+
+// BenchmarkTools is one Call on a Client given n function tools once
+// (WithTools), whose model answers at once: what a request costs beyond
+// the tools' first use, which should not grow with n (issue: performance,
+// acceptance 5).
+func BenchmarkTools(b *testing.B) {
+	text := &chat.Response{Message: chat.AssistantMessage("42")}
+	model := loopModel{call: text, text: text}
+	for _, n := range []int{1, 200, 1000} {
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+			tools := make([]Tool, n)
+			for i := range tools {
+				tools[i] = MustFunc("tool_"+strconv.Itoa(i), "Tool number "+strconv.Itoa(i), benchWeather)
+			}
+			c := NewClient(model, WithTools(tools))
+			ctx := context.Background()
+			if _, err := c.Prompt("the answer?").Call(ctx); err != nil { // the tools' first use
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := c.Prompt("the answer?").Call(ctx)
+				if err != nil || resp.Content() != "42" || resp.Rounds != 1 {
+					b.Fatal(err, resp)
+				}
+			}
+		})
+	}
 }

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -26,6 +29,15 @@ type Client struct {
 	model   chat.Model
 	cfg     config
 	manager *Manager
+	// defaults is the client's default tools (WithTools), prepared at the
+	// first call that offers them; shared is the last set with the tools of
+	// the toolsets beside them.
+	defaults struct {
+		once sync.Once
+		set  *toolSet
+		err  error
+	}
+	shared atomic.Pointer[dynamicSet]
 }
 
 // NewClient returns a Client for model. With no options it offers no tools,
@@ -86,6 +98,9 @@ type Prompt struct {
 	model    string
 	paused   *Paused
 	decided  map[string]Decision
+	// first holds the first message, that of most prompts, in the Prompt's
+	// own allocation.
+	first [1]chat.Message
 }
 
 // System sets the system message, sent first.
@@ -93,6 +108,9 @@ func (p *Prompt) System(text string) *Prompt { p.system = text; return p }
 
 // User adds a user message.
 func (p *Prompt) User(text string) *Prompt {
+	if p.messages == nil {
+		p.messages = p.first[:0:1]
+	}
 	p.messages = append(p.messages, chat.UserMessage(text))
 	return p
 }
@@ -206,94 +224,196 @@ func (r *Response) DirectResults() []string {
 
 // call is one Call or Stream in progress.
 type call struct {
-	p     *Prompt
-	cfg   config
-	tools []Tool
+	p   *Prompt
+	cfg *config
+	// tools is the set of the prompt's or client's tools; with toolsets,
+	// last is the set of the latest request.
+	tools *toolSet
+	last  *dynamicSet
 	req   chat.Request
+	// hist is the history, req.Messages, in an array the call owns and
+	// appends to; req.Messages has no room beyond its length, so that no one
+	// it is given to appends into that array.
+	hist []chat.Message
+	// reqs holds the request of the first round, in the call's own
+	// allocation; each round has its own, which the model may keep.
+	reqs  [1]chat.Request
+	nreqs int
 	resp  *Response
 	// onExecuted, when set, sees each execution; false stops the call.
 	onExecuted func(ToolExecution) bool
+}
+
+// A dynamicSet is the tools of a request with toolsets: base, then the
+// toolsets' tools (extra), prepared as one set. It serves the next requests
+// while the toolsets return the same tools.
+type dynamicSet struct {
+	base  *toolSet
+	extra []Tool // a copy: a toolset may change its own array
+	set   *toolSet
+}
+
+// defaultTools returns the client's default tools, collected and prepared
+// at the first call: the tools and their definitions do not change.
+func (c *Client) defaultTools() (*toolSet, error) {
+	d := &c.defaults
+	d.once.Do(func() {
+		tools, err := collectTools(c.cfg.tools)
+		if err != nil {
+			d.err = err
+			return
+		}
+		d.set = newToolSet(c.cfg.strict, tools)
+	})
+	if d.set == nil && d.err == nil { // the first preparation panicked
+		tools, err := collectTools(c.cfg.tools)
+		if err != nil {
+			return nil, err
+		}
+		return newToolSet(c.cfg.strict, tools), nil
+	}
+	return d.set, d.err
 }
 
 func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 	if p.c.model == nil {
 		return ctx, nil, errors.New("toolcall: the Client has no model (NewClient was given nil)")
 	}
-	cfg := p.c.cfg
+	cfg := &p.c.cfg
 	cl := &call{p: p, cfg: cfg, resp: &Response{}}
-	items, names := cfg.tools, []string(nil)
 	if p.toolsSet {
-		items, names = p.tools, p.names
-	}
-	tools, err := collectTools(items)
-	if err != nil {
-		return ctx, nil, err
-	}
-	for _, n := range names {
-		var t Tool
-		ok := false
-		if cfg.registry != nil {
-			t, ok = cfg.registry.Lookup(n)
+		tools, err := collectTools(p.tools)
+		if err != nil {
+			return ctx, nil, err
 		}
-		if !ok {
-			return ctx, nil, fmt.Errorf("%w: no tool named %q is in the client's registry", ErrToolNotFound, n)
+		for _, n := range p.names {
+			var t Tool
+			ok := false
+			if cfg.registry != nil {
+				t, ok = cfg.registry.Lookup(n)
+			}
+			if !ok {
+				return ctx, nil, fmt.Errorf("%w: no tool named %q is in the client's registry", ErrToolNotFound, n)
+			}
+			tools = append(tools, t)
 		}
-		tools = append(tools, t)
+		cl.tools = newToolSet(cfg.strict, tools)
+	} else {
+		set, err := p.c.defaultTools()
+		if err != nil {
+			return ctx, nil, err
+		}
+		cl.tools = set
 	}
-	cl.tools = tools
 	if p.tc.Len() > 0 {
 		ctx = ContextWithToolContext(ctx, ToolContextFrom(ctx).Merge(p.tc))
 	}
-	msgs := make([]chat.Message, 0, len(p.messages)+1)
-	if p.system != "" {
-		msgs = append(msgs, chat.SystemMessage(p.system))
-	}
-	msgs = append(msgs, p.messages...)
-	cl.req = chat.Request{Model: p.model, Messages: msgs, ToolChoice: p.choice, Options: p.options}
 	if pz := p.paused; pz != nil {
-		if len(msgs) > 0 || len(pz.History) == 0 {
+		if p.system != "" || len(p.messages) > 0 || len(pz.History) == 0 {
 			return ctx, nil, errors.New("toolcall: a resumed prompt takes its history from the Paused state, and no messages")
 		}
-		cl.req.Messages = pz.History[:len(pz.History)-1]
-		cl.req.Model = cmp.Or(p.model, pz.Model)
+		// Clipped: the round resumed appends to a copy, for pz is the
+		// caller's.
+		cl.hist = pz.History[: len(pz.History)-1 : len(pz.History)-1]
+		cl.req = chat.Request{Model: cmp.Or(p.model, pz.Model), Messages: cl.hist, ToolChoice: p.choice, Options: p.options}
 		if reflect.ValueOf(p.options).IsZero() {
 			cl.req.Options = pz.Options
 		}
 		return ctx, cl, nil
 	}
+	// Room for the reply: a call without tool rounds needs no other array
+	// for its history. A tool round makes room for itself (see execute).
+	n := len(p.messages) + 1
+	if p.system != "" {
+		n++
+	}
+	msgs := make([]chat.Message, 0, n)
+	if p.system != "" {
+		msgs = append(msgs, chat.SystemMessage(p.system))
+	}
+	msgs = append(msgs, p.messages...)
+	cl.hist = msgs
+	cl.req = chat.Request{Model: p.model, Messages: slices.Clip(msgs), ToolChoice: p.choice, Options: p.options}
 	if len(msgs) == 0 {
 		return ctx, nil, errors.New("toolcall: prompt has no messages")
 	}
 	return ctx, cl, nil
 }
 
+// owned returns the history m in the array the call owns, which has room
+// to append to: m is a view of it unless something (a hook, the model)
+// replaced the request's messages, and then a copy is made when appended to.
+func (cl *call) owned(m []chat.Message) []chat.Message {
+	if h := cl.hist; len(m) == len(h) && (len(m) == 0 || &m[0] == &h[0]) {
+		return h
+	}
+	return slices.Clip(m)
+}
+
 // request returns the request for a round: the offered tools, including
 // those of the toolsets, and the tool choice (forced only in round 1).
-func (cl *call) request(ctx context.Context, round int) (*chat.Request, []Tool, error) {
-	req := cl.req
-	tools := cl.tools
+func (cl *call) request(ctx context.Context, round int) (*chat.Request, *toolSet, error) {
+	var req *chat.Request
+	if cl.nreqs < len(cl.reqs) {
+		req = &cl.reqs[cl.nreqs]
+		cl.nreqs++
+	} else {
+		req = new(chat.Request)
+	}
+	*req = cl.req
+	set := cl.tools
 	if len(cl.cfg.toolsets) > 0 {
-		tools = append([]Tool(nil), tools...)
-		for _, ts := range cl.cfg.toolsets {
-			more, err := ts.Tools(ctx, &req)
-			if err != nil {
-				return nil, nil, fmt.Errorf("toolcall: toolset %T: %w", ts, err)
-			}
-			tools = append(tools, more...)
+		var err error
+		if set, err = cl.withToolsets(ctx, req); err != nil {
+			return nil, nil, err
 		}
 	}
-	defs, err := definitions(cl.cfg.strict, tools)
-	if err != nil {
-		return nil, nil, err
+	if set.err != nil {
+		return nil, nil, set.err
 	}
-	req.Tools = defs
+	req.Tools = slices.Clip(set.defs)
 	if round > 1 && forced(req.ToolChoice) {
 		req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceAuto}
 	}
 	if cl.cfg.answerAtLimit && round > cl.cfg.maxIterations {
 		req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceNone}
 	}
-	return &req, tools, nil
+	return req, set, nil
+}
+
+// withToolsets asks the toolsets for their tools and returns the set of
+// the call's tools and theirs. The set is prepared again only when the
+// toolsets return other tools than for the last request of this call, or
+// of any call with the client's default tools.
+func (cl *call) withToolsets(ctx context.Context, req *chat.Request) (*toolSet, error) {
+	var extra []Tool
+	for _, ts := range cl.cfg.toolsets {
+		more, err := ts.Tools(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("toolcall: toolset %T: %w", ts, err)
+		}
+		if len(cl.cfg.toolsets) == 1 {
+			extra = more // only read: never appended to
+		} else {
+			extra = append(extra, more...)
+		}
+	}
+	base, c := cl.tools, cl.p.c
+	if d := cl.last; d != nil && d.base == base && sameTools(d.extra, extra) {
+		return d.set, nil
+	}
+	shared := !cl.p.toolsSet
+	if d := c.shared.Load(); shared && d != nil && d.base == base && sameTools(d.extra, extra) {
+		cl.last = d
+		return d.set, nil
+	}
+	d := &dynamicSet{base: base, extra: slices.Clone(extra)}
+	d.set = newToolSet(cl.cfg.strict, append(slices.Clip(base.tools), extra...))
+	cl.last = d
+	if shared {
+		c.shared.Store(d)
+	}
+	return d.set, nil
 }
 
 // eligible reports whether the tool calls of resp are to be run: as the
@@ -352,12 +472,12 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 	hooks := cl.cfg.hooks
 	first := 1
 	if pz := cl.p.paused; pz != nil {
-		_, tools, err := cl.request(ctx, pz.Round)
+		_, set, err := cl.request(ctx, pz.Round)
 		if err != nil {
 			return resp, err
 		}
 		resp.Rounds = pz.Round
-		ex, err := cl.p.c.manager.resume(ctx, &cl.cfg, tools, pz, cl.p.decided)
+		ex, err := cl.p.c.manager.resume(ctx, cl.cfg, set, pz, cl.p.decided)
 		if ex == nil {
 			return nil, err
 		}
@@ -367,7 +487,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		first = pz.Round + 1
 	}
 	for round := first; ; round++ {
-		req, tools, err := cl.request(ctx, round)
+		req, set, err := cl.request(ctx, round)
 		if err != nil {
 			return resp, err
 		}
@@ -376,13 +496,16 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			mctx = hookContext(ctx, hooks.BeforeModel(ctx, req))
 		}
 		resp.Rounds = round
-		start := time.Now()
+		var start time.Duration
+		if hooks.AfterModel != nil {
+			start = monotonic()
+		}
 		mr, err := ask(mctx, req)
 		if err == nil && mr == nil {
 			err = fmt.Errorf("%w: model returned no response", chat.ErrBadResponse)
 		}
 		if hooks.AfterModel != nil {
-			mc := ModelCall{Round: round, Request: req, Err: err, Duration: time.Since(start)}
+			mc := ModelCall{Round: round, Request: req, Err: err, Duration: monotonic() - start}
 			if err == nil {
 				mc.Response = mr
 			}
@@ -392,11 +515,14 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			resp.History = req.Messages
 			return resp, err
 		}
+		if resp.Intermediate == nil {
+			resp.Intermediate = make([]*chat.Response, 0, 2) // most calls take two rounds
+		}
 		resp.Intermediate = append(resp.Intermediate, mr)
 		resp.Usage = resp.Usage.Add(mr.Usage)
 		resp.Message = mr.Message
 		if !cl.eligible(mr) {
-			resp.History = append(req.Messages[:len(req.Messages):len(req.Messages)], mr.Message)
+			resp.History = slices.Clip(append(cl.owned(req.Messages), mr.Message))
 			if m := mr.Message; m.Content == "" && len(m.ToolCalls) == 0 {
 				return resp, fmt.Errorf("%w: the model's reply has no text and no tool calls (finish reason %q)", ErrEmptyAnswer, mr.FinishReason)
 			}
@@ -416,8 +542,8 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			}
 			return resp, fmt.Errorf("%w: the model still called tools after %d tool %s", ErrMaxIterations, cl.cfg.maxIterations, rounds)
 		}
-		ex, err := cl.p.c.manager.execute(ctx, &cl.cfg, tools, req.Messages, mr, round)
-		if done, err := cl.record(&ctx, ex, err); done {
+		ex, err := cl.p.c.manager.execute(ctx, cl.cfg, set, cl.owned(req.Messages), mr, round)
+		if done, err := cl.record(&ctx, &ex, err); done {
 			return resp, err
 		}
 	}
@@ -428,7 +554,11 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 // into the Response and into the tool context of the rounds after it.
 func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, error) {
 	resp := cl.resp
-	resp.Executions = append(resp.Executions, ex.Executions...)
+	if resp.Executions == nil && ex.paused == nil && len(ex.Executions) > 0 {
+		resp.Executions = ex.Executions // the round's own slice, which no one else holds
+	} else {
+		resp.Executions = append(resp.Executions, ex.Executions...)
+	}
 	var delta map[string]any
 	for _, e := range ex.Executions {
 		if len(e.State) > 0 {
@@ -445,7 +575,7 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 		maps.Copy(resp.State, delta)
 		*ctx = ContextWithToolContext(*ctx, ToolContextFrom(*ctx).Merge(ToolContext{m: delta}))
 	}
-	resp.History = ex.History
+	resp.History = slices.Clip(ex.History)
 	if cl.onExecuted != nil {
 		for i := range ex.Executions {
 			if !cl.onExecuted(ex.Executions[i]) {
@@ -463,7 +593,7 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 		resp.ReturnedDirect = true
 		return true, nil
 	}
-	cl.req.Messages = ex.History
+	cl.hist, cl.req.Messages = ex.History, slices.Clip(ex.History)
 	return false, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -61,7 +62,8 @@ type ToolExecution struct {
 type execution struct {
 	// History is the request's messages, then the assistant message with
 	// the calls, then one tool message per call, in call order. It is valid
-	// to send back to the model.
+	// to send back to the model. Its array may have room past its length,
+	// for the loop's next round: clip it before it leaves the loop.
 	History []chat.Message
 	// Executions has one entry per call, in call order.
 	Executions []ToolExecution
@@ -84,34 +86,117 @@ func (m *Manager) Definitions(tools []Tool) ([]chat.ToolDefinition, error) {
 }
 
 func definitions(strict bool, tools []Tool) ([]chat.ToolDefinition, error) {
+	set := newToolSet(strict, tools)
+	if set.err != nil {
+		return nil, set.err
+	}
+	return set.defs, nil
+}
+
+// indexFrom is the size from which a tool set finds names with a map; a
+// smaller one compares the names in turn, which costs less.
+const indexFrom = 9
+
+// A toolSet is the tools offered in a request, prepared once for every
+// request and call that offers them: their definitions, built and checked,
+// and an index by name for the calls. A set is not modified once built, so
+// requests and calls share it, also concurrently.
+type toolSet struct {
+	tools []Tool // as offered, the same tool perhaps more than once
+	// prepared reports that the set was made by newToolSet, which builds
+	// defs, first and index; Execute's sets have only tools.
+	prepared bool
+	defs     []chat.ToolDefinition // one per name, in order, for the request
+	first    []Tool                // first[i] is the tool defs[i] defines
+	index    map[string]int        // name -> index in defs, for large sets
+	err      error                 // what definitions reports: the request fails
+}
+
+// newToolSet prepares tools for requests: the definitions as [definitions]
+// documents them (the same tool given twice is defined once, two tools
+// with one name are an error naming both, a schema the checks refuse is an
+// error), with the strict variants when strict.
+func newToolSet(strict bool, tools []Tool) *toolSet {
+	s := &toolSet{tools: tools, prepared: true}
 	defs := make([]chat.ToolDefinition, 0, len(tools))
-next:
+	first := make([]Tool, 0, len(tools))
+	var index map[string]int
+	if len(tools) >= indexFrom {
+		index = make(map[string]int, len(tools))
+	}
 	for i, t := range tools {
 		if t == nil {
-			return nil, fmt.Errorf("%w: tool %d is nil", ErrInvalidTool, i)
+			s.err = fmt.Errorf("%w: tool %d is nil", ErrInvalidTool, i)
+			return s
 		}
 		d := t.Definition()
-		for _, prev := range defs {
-			if prev.Name != d.Name {
+		j, dup := -1, false
+		if index != nil {
+			j, dup = index[d.Name]
+		} else if j = slices.IndexFunc(defs, func(prev chat.ToolDefinition) bool { return prev.Name == d.Name }); j >= 0 {
+			dup = true
+		}
+		if dup {
+			if sameTool(first[j], t) {
 				continue
 			}
-			first := tools[slices.IndexFunc(tools, func(u Tool) bool { return u.Definition().Name == d.Name })]
-			if sameTool(first, t) {
-				continue next
-			}
-			return nil, &DefinitionError{Method: d.Name,
-				Err: fmt.Errorf("%w: %q is given by %s and %s", errDuplicateTool, d.Name, toolSource(first), toolSource(t))}
+			s.err = &DefinitionError{Method: d.Name,
+				Err: fmt.Errorf("%w: %q is given by %s and %s", errDuplicateTool, d.Name, toolSource(first[j]), toolSource(t))}
+			return s
 		}
 		in, err := inputOf(t, d)
 		if err != nil {
-			return nil, err
+			s.err = err
+			return s
 		}
 		if strict && !d.Strict {
 			d.InputSchema, d.Strict = in.Strict().Schema, true
 		}
+		if index != nil {
+			index[d.Name] = len(defs)
+		}
 		defs = append(defs, d)
+		first = append(first, t)
 	}
-	return defs, nil
+	s.defs, s.first, s.index = defs, first, index
+	return s
+}
+
+// find returns the tool called name: the first offered with that name.
+func (s *toolSet) find(name string) Tool {
+	switch {
+	case s.index != nil:
+		if i, ok := s.index[name]; ok {
+			return s.first[i]
+		}
+	case s.prepared:
+		for i := range s.defs {
+			if s.defs[i].Name == name {
+				return s.first[i]
+			}
+		}
+	default:
+		for _, t := range s.tools {
+			if t.Definition().Name == name {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// sameTools reports whether a and b hold the same tool values, in order
+// (see [sameTool]).
+func sameTools(a, b []Tool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameTool(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // toolSource names where a tool comes from, for error messages: the type
@@ -140,8 +225,8 @@ func sameTool(a, b Tool) bool {
 // Execute runs the tool calls of reply, which answered req, with tools: the
 // tools offered in req. A call to any other tool runs nothing and is an
 // error for the error handler ([ErrToolNotFound]). Calls run concurrently,
-// bounded by [Limits].Concurrency; a single call runs on the caller's
-// goroutine.
+// bounded by [Limits].Concurrency; the caller's goroutine runs calls too,
+// and a single call always.
 //
 // The Response has reply's Message, the History (req's messages, reply's
 // message, one tool message per call, in call order, valid to send back to
@@ -182,8 +267,8 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 		d := defaultConfig()
 		cfg = &d
 	}
-	ex, err := m.execute(ctx, cfg, tools, req.Messages, withUniqueCallIDs(reply), round)
-	resp.History, resp.Executions, resp.ReturnedDirect = ex.History, ex.Executions, ex.ReturnDirect
+	ex, err := m.execute(ctx, cfg, &toolSet{tools: tools}, slices.Clip(req.Messages), withUniqueCallIDs(reply), round)
+	resp.History, resp.Executions, resp.ReturnedDirect = slices.Clip(ex.History), ex.Executions, ex.ReturnDirect
 	for _, e := range ex.Executions {
 		if len(e.State) > 0 {
 			if resp.State == nil {
@@ -196,10 +281,14 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 }
 
 // execute is Execute with the client's configuration and round; the calls
-// of resp already have unique ids.
-func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, history []chat.Message, resp *chat.Response, round int) (*execution, error) {
+// of resp already have unique ids. The execution's History is history with
+// the reply and the tool messages appended: history's array is written
+// beyond its length when it has room, so the caller must own it.
+func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, history []chat.Message, resp *chat.Response, round int) (execution, error) {
 	calls := resp.Message.ToolCalls
-	hist := append(slices.Clip(history), resp.Message) // what the tools see
+	// Room for the reply, one tool message per call and the next reply.
+	history = append(slices.Grow(history, len(calls)+2), resp.Message)
+	hist := slices.Clip(history) // what the tools see
 	execs := make([]ToolExecution, len(calls))
 	var abort error
 	if len(calls) == 1 || cfg.limits.Concurrency == 1 {
@@ -208,12 +297,12 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 				execs[i] = notRun(call, round)
 				continue
 			}
-			execs[i], abort = m.executeOne(ctx, cfg, tools, call, hist, round, nil)
+			execs[i], abort = m.executeOne(ctx, cfg, set, call, hist, round, nil)
 		}
 	} else {
-		abort = m.executeConcurrently(ctx, cfg, tools, calls, hist, round, execs)
+		abort = m.executeConcurrently(ctx, cfg, set, calls, hist, round, execs)
 	}
-	ex := endRound(history, resp.Message, execs, round)
+	ex := endRound(history, execs, round)
 	switch {
 	case ctx.Err() != nil:
 		return ex, ctx.Err()
@@ -225,47 +314,115 @@ func (m *Manager) execute(ctx context.Context, cfg *config, tools []Tool, histor
 	return ex, nil
 }
 
-// executeConcurrently runs calls on their own goroutines, at most
-// cfg.limits.Concurrency at once, filling execs in call order. The first abort in
-// time wins: the calls it cancels may fail after it, with errors that only
-// echo the cancellation.
-func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, tools []Tool, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		mu    sync.Mutex
-		abort error
-		wg    sync.WaitGroup
-	)
-	sem := make(chan struct{}, min(cfg.limits.Concurrency, len(calls)))
-	for i, call := range calls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-runCtx.Done():
-				execs[i] = notRun(call, round)
-				return
+// executeConcurrently runs calls at most cfg.limits.Concurrency at once,
+// filling execs in call order. The caller's goroutine runs calls too: it
+// takes the first call and starts one helper goroutine, and a helper that
+// still finds a call to take (the calls before it are slow) starts helpers
+// for all the calls left, within the limit; none is started while one has
+// not begun. Calls that return at once are thus mostly run by the caller,
+// one after another, and calls that block overlap. The first abort in time
+// wins: the calls it cancels may fail after it, with errors that only echo
+// the cancellation.
+func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, set *toolSet, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
+	r := &parallelRound{m: m, cfg: cfg, set: set, calls: calls, hist: hist, round: round, execs: execs,
+		limit: int64(min(cfg.limits.Concurrency, len(calls)))}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	defer r.cancel()
+	r.workers.Store(1) // the caller
+	r.left.Add(len(calls))
+	r.work(false)
+	r.left.Wait()
+	return r.abort
+}
+
+// A parallelRound is the calls of one reply being run by several
+// goroutines, each taking the next call not taken.
+type parallelRound struct {
+	m      *Manager
+	ctx    context.Context
+	cancel context.CancelFunc
+	cfg    *config
+	set    *toolSet
+	calls  []chat.ToolCall
+	hist   []chat.Message
+	round  int
+	execs  []ToolExecution
+
+	next    atomic.Int64 // the next call to take
+	workers atomic.Int64 // the goroutines taking calls, the caller's included
+	waiting atomic.Int64 // helpers started that have not begun
+	limit   int64
+	left    sync.WaitGroup // the calls not yet done
+
+	mu    sync.Mutex
+	abort error
+}
+
+// work takes and runs calls until none is left. A helper that finds none
+// left has nothing to do and ends; no one waits for it.
+func (r *parallelRound) work(helper bool) {
+	n := int64(len(r.calls))
+	for {
+		i := r.next.Add(1) - 1
+		if i >= n {
+			return
+		}
+		// Helpers for the calls left: one from the caller, all from a
+		// helper.
+		if left := n - i - 1; left > 0 && r.waiting.Load() == 0 {
+			want := int64(1)
+			if helper {
+				want = left
 			}
-			defer func() { <-sem }()
-			if runCtx.Err() != nil {
-				execs[i] = notRun(call, round)
-				return
-			}
-			var err error
-			if execs[i], err = m.executeOne(runCtx, cfg, tools, call, hist, round, nil); err != nil {
-				mu.Lock()
-				if abort == nil {
-					abort = err
+			for ; want > 0; want-- {
+				w := r.workers.Load()
+				if w >= r.limit || !r.workers.CompareAndSwap(w, w+1) {
+					break
 				}
-				mu.Unlock()
-				cancel() // an abort stops the calls still running
+				r.waiting.Add(1)
+				go r.help()
 			}
-		}()
+		}
+		r.run(int(i))
+		r.left.Done()
 	}
-	wg.Wait()
-	return abort
+}
+
+// help is the work of a helper goroutine. A new goroutine's stack starts
+// small, and growing it in the middle of a call (checks, decoding, the
+// tool) copies it and adjusts every frame on it, often more than once: the
+// helper grows it first, while it holds one frame.
+func (r *parallelRound) help() {
+	r.waiting.Add(-1)
+	presizeStack(0)
+	r.work(true)
+}
+
+// presizeStack grows the calling goroutine's stack to 16 KiB, if smaller.
+//
+//go:noinline
+func presizeStack(i int) byte {
+	var frame [8 << 10]byte
+	frame[i] = 1
+	return frame[len(frame)-1-i]
+}
+
+// run runs call i.
+func (r *parallelRound) run(i int) {
+	call := r.calls[i]
+	if r.ctx.Err() != nil {
+		r.execs[i] = notRun(call, r.round)
+		return
+	}
+	var err error
+	if r.execs[i], err = r.m.executeOne(r.ctx, r.cfg, r.set, call, r.hist, r.round, nil); err != nil {
+		r.mu.Lock()
+		if r.abort == nil {
+			r.abort = err
+		}
+		r.mu.Unlock()
+		r.cancel() // an abort stops the calls still running
+	}
 }
 
 // uniqueCallIDs gives a call without an id "call_<index>" and a repeated id
@@ -318,6 +475,13 @@ func replyCut(mr *chat.Response) error {
 	return fmt.Errorf("%w: finish reason %q; its %d tool %s not run", ErrReplyCut, mr.FinishReason, n, calls)
 }
 
+// epoch is what monotonic counts from.
+var epoch = time.Now()
+
+// monotonic reads the monotonic clock, which is all a duration needs: one
+// clock read, where time.Now reads the wall clock too.
+func monotonic() time.Duration { return time.Since(epoch) }
+
 // notRun is the record of a call skipped because the call was aborted.
 func notRun(call chat.ToolCall, round int) ToolExecution {
 	return ToolExecution{Call: call, Round: round, IsError: true,
@@ -326,29 +490,23 @@ func notRun(call chat.ToolCall, round int) ToolExecution {
 }
 
 // executeOne runs one call. A non-nil error aborts the loop.
-func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, call chat.ToolCall, hist []chat.Message, round int, preset *Decision) (ToolExecution, error) {
-	start := time.Now()
+func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, call chat.ToolCall, hist []chat.Message, round int, preset *Decision) (ToolExecution, error) {
+	start := monotonic()
 	e := ToolExecution{Call: call, Round: round}
 	if h := cfg.hooks.BeforeTool; h != nil {
 		ctx = hookContext(ctx, h(ctx, call))
 	}
 	finish := func(err error) (ToolExecution, error) {
-		e.Duration = time.Since(start)
+		e.Duration = monotonic() - start
 		if h := cfg.hooks.AfterTool; h != nil {
 			h(ctx, e)
 		}
 		return e, err
 	}
 
-	var tool Tool
-	for _, t := range tools {
-		if t.Definition().Name == call.Name {
-			tool = t
-			break
-		}
-	}
+	tool := set.find(call.Name)
 	if tool == nil {
-		te := &ToolError{Name: call.Name, CallID: call.ID, Err: unknownTool{call.Name, tools}}
+		te := &ToolError{Name: call.Name, CallID: call.ID, Err: unknownTool{call.Name, set.tools}}
 		return finish(m.fail(ctx, cfg, &e, te))
 	}
 
@@ -373,45 +531,47 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, tools []Tool, cal
 		}
 	}
 	var tctx context.Context = cc
+	md := tool.Metadata()
 	timeout := cfg.limits.ToolTimeout
-	if d := tool.Metadata().Timeout; d > 0 {
-		timeout = d
+	if md.Timeout > 0 {
+		timeout = md.Timeout
 	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		tctx, cancel = context.WithTimeout(tctx, timeout)
 		defer cancel()
 	}
-	md := tool.Metadata()
 	mw := cfg.middleware
 	if g := gate(cfg, md, preset); g != nil {
 		mw = chainMiddleware(g, mw)
 	}
 	variant := in.Variant(def.Strict, cfg.strict, false)
 	result, err := safeRun(tctx, tool, in, variant, checked, mw)
-	if re := (*rerun)(nil); errors.As(err, &re) { // approved with edited arguments, checked as any
-		checked.Arguments = check.Normalize(re.args)
-		e.Call.Arguments = re.args
-		if err = argumentLimits(cfg, def.Name, checked.Arguments); err == nil {
-			mw = chainMiddleware(gate(cfg, md, &Decision{Allow: true}), cfg.middleware)
-			result, err = safeRun(tctx, tool, in, variant, checked, mw)
+	if err != nil { // (errors.As only on failure: its target escapes, which costs an allocation)
+		if re := (*rerun)(nil); errors.As(err, &re) { // approved with edited arguments, checked as any
+			checked.Arguments = check.Normalize(re.args)
+			e.Call.Arguments = re.args
+			if err = argumentLimits(cfg, def.Name, checked.Arguments); err == nil {
+				mw = chainMiddleware(gate(cfg, md, &Decision{Allow: true}), cfg.middleware)
+				result, err = safeRun(tctx, tool, in, variant, checked, mw)
+			}
 		}
 	}
 	e.State = cc.takeState() // a failed call's writes count too: its work happened
-	if _, ok := pausedReason(err); ok {
-		e.Err = err
-		return finish(nil)
-	}
-	if d := (*denial)(nil); errors.As(err, &d) {
-		e.Err, e.IsError, e.Result = &ToolError{Name: def.Name, CallID: call.ID, Err: d}, true, d.Error()
-		return finish(nil)
-	}
 	if err == nil {
 		if cfg.limits.MaxResultBytes > 0 && len(result) > cfg.limits.MaxResultBytes {
 			result = truncate(result, cfg.limits.MaxResultBytes)
 		}
 		e.Result = result
 		e.ReturnDirect = md.ReturnDirect || cc.state.returnDirect.Load()
+		return finish(nil)
+	}
+	if _, ok := pausedReason(err); ok {
+		e.Err = err
+		return finish(nil)
+	}
+	if d := (*denial)(nil); errors.As(err, &d) {
+		e.Err, e.IsError, e.Result = &ToolError{Name: def.Name, CallID: call.ID, Err: d}, true, d.Error()
 		return finish(nil)
 	}
 	te, ok := err.(*ToolError)

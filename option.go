@@ -172,6 +172,9 @@ type ToolErrorHandler func(ctx context.Context, err *ToolError) (string, error)
 // that context: a span opened in BeforeCall parents the model rounds and
 // tool calls, and one opened in BeforeTool parents the tool's own work and
 // its [Middleware], also for concurrent calls.
+//
+// A hook may replace the fields of the request it sees, never change what
+// they hold: its Messages and Tools are shared with other requests.
 type Hooks struct {
 	// BeforeCall sees a Call's or Stream's first request; the whole call
 	// runs with the context it returns.

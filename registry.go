@@ -3,6 +3,7 @@ package toolcall
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -32,22 +33,20 @@ func (r *Registry) Register(tools ...any) error {
 	if r.tools == nil {
 		r.tools = map[string]Tool{}
 	}
-	for i, t := range ts {
+	given := make(map[string]Tool, len(ts))
+	for _, t := range ts {
 		name := t.Definition().Name
 		if prev, dup := r.tools[name]; dup {
 			return &DefinitionError{Method: name,
 				Err: fmt.Errorf("%w: %q is registered by %s and given again by %s", errDuplicateTool, name, toolSource(prev), toolSource(t))}
 		}
-		for _, u := range ts[:i] {
-			if u.Definition().Name == name {
-				return &DefinitionError{Method: name,
-					Err: fmt.Errorf("%w: %q is given by %s and %s", errDuplicateTool, name, toolSource(u), toolSource(t))}
-			}
+		if u, dup := given[name]; dup {
+			return &DefinitionError{Method: name,
+				Err: fmt.Errorf("%w: %q is given by %s and %s", errDuplicateTool, name, toolSource(u), toolSource(t))}
 		}
+		given[name] = t
 	}
-	for _, t := range ts {
-		r.tools[t.Definition().Name] = t
-	}
+	maps.Copy(r.tools, given)
 	return nil
 }
 
