@@ -80,6 +80,10 @@ type Paused struct {
 	Round   int          `json:"round"`
 	Model   string       `json:"model,omitempty"`
 	Options chat.Options `json:"options,omitzero"`
+	// State is the session state the call's tools wrote before the pause
+	// ([SetState]); the resumed call's tools read it and its Response.State
+	// starts from it.
+	State map[string]any `json:"state,omitempty"`
 }
 
 // Error says how many calls wait.

@@ -255,3 +255,45 @@ func TestPausedIsAnError(t *testing.T) {
 	require.True(t, errors.As(err, &p))
 	assert.Equal(t, "wrapped: toolcall: paused: 2 tool calls wait for a decision", err.Error())
 }
+
+// TestStateAcrossPause: state written before a pause reaches the resumed
+// call's tools and Response, and the resumed Response records only the
+// calls run after the pause.
+func TestStateAcrossPause(t *testing.T) {
+	t.Parallel()
+	var l ledger
+	tools := bankTools(&l)
+	remember := toolcall.MustFunc("remember", "Remembers the payee", func(ctx context.Context, _ struct{}) (string, error) {
+		toolcall.SetState(ctx, "payee", "ana-id-7")
+		return "ok", nil
+	})
+	recall := toolcall.MustFunc("recall", "Recalls the payee", func(ctx context.Context, _ struct{}) (string, error) {
+		return fmt.Sprint(toolcall.ToolContextFrom(ctx).Value("payee")), nil
+	})
+	model := tt.NewModel(
+		tt.ToolCalls(tt.Call("r1", "remember", `{}`)),
+		tt.ToolCalls(tt.Call("b1", "balance", `{}`), tt.Call("t1", "transfer", `{"to":"ana","amount":5}`)),
+		tt.ToolCalls(tt.Call("c1", "recall", `{}`)),
+		tt.Text("done"),
+	)
+	client := toolcall.NewClient(model, toolcall.WithTools(append(tools, remember, recall)))
+	_, err := client.Prompt("pay").Call(context.Background())
+	var p *toolcall.Paused
+	require.ErrorAs(t, err, &p)
+	assert.Equal(t, map[string]any{"payee": "ana-id-7"}, p.State)
+	saved, err := json.Marshal(p)
+	require.NoError(t, err)
+	var back toolcall.Paused
+	require.NoError(t, json.Unmarshal(saved, &back))
+
+	resp, err := client.Prompt().Resume(&back, map[string]toolcall.Decision{"t1": {Allow: true}}).Call(context.Background())
+	require.NoError(t, err)
+	var ids []string
+	for _, e := range resp.Executions {
+		ids = append(ids, e.Call.ID)
+	}
+	assert.Equal(t, []string{"t1", "c1"}, ids, "b1 ran before the pause and is in the earlier Response")
+	assert.Equal(t, "ana-id-7", resp.Executions[1].Result)
+	assert.Equal(t, map[string]any{"payee": "ana-id-7"}, resp.State)
+	assert.Equal(t, map[string]int{"b1": 1, "t1": 1}, l.get())
+}

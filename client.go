@@ -315,6 +315,10 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		// Clipped: the round resumed appends to a copy, for pz is the
 		// caller's.
 		cl.hist = pz.History[: len(pz.History)-1 : len(pz.History)-1]
+		if len(pz.State) > 0 { // under the tool context given now
+			ctx = ContextWithToolContext(ctx, NewToolContext(pz.State).Merge(ToolContextFrom(ctx)))
+			cl.resp.State = maps.Clone(pz.State)
+		}
 		cl.req = chat.Request{Model: cmp.Or(p.model, pz.Model), Messages: cl.hist, ToolChoice: p.choice, Options: p.options}
 		if reflect.ValueOf(p.options).IsZero() {
 			cl.req.Options = pz.Options
@@ -481,6 +485,10 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		if ex == nil {
 			return nil, err
 		}
+		// The calls done before the pause are in the earlier Response.
+		ex.Executions = slices.DeleteFunc(slices.Clone(ex.Executions), func(e ToolExecution) bool {
+			return slices.ContainsFunc(pz.Done, func(d ToolExecution) bool { return d.Call.ID == e.Call.ID })
+		})
 		if done, err := cl.record(&ctx, ex, err); done {
 			return resp, err
 		}
@@ -584,7 +592,7 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 		}
 	}
 	if pz := ex.paused; pz != nil {
-		pz.Model, pz.Options = cl.req.Model, cl.req.Options
+		pz.Model, pz.Options, pz.State = cl.req.Model, cl.req.Options, maps.Clone(resp.State)
 	}
 	switch {
 	case err != nil:
