@@ -567,16 +567,7 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 	} else {
 		resp.Executions = append(resp.Executions, ex.Executions...)
 	}
-	var delta map[string]any
-	for _, e := range ex.Executions {
-		if len(e.State) > 0 {
-			if delta == nil {
-				delta = map[string]any{}
-			}
-			maps.Copy(delta, e.State)
-		}
-	}
-	if delta != nil {
+	if delta := stateWrites(ex.Executions); delta != nil {
 		if resp.State == nil {
 			resp.State = map[string]any{}
 		}

@@ -269,15 +269,23 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 	}
 	ex, err := m.execute(ctx, cfg, &toolSet{tools: tools}, slices.Clip(req.Messages), withUniqueCallIDs(reply), round)
 	resp.History, resp.Executions, resp.ReturnedDirect = slices.Clip(ex.History), ex.Executions, ex.ReturnDirect
-	for _, e := range ex.Executions {
+	resp.State = stateWrites(ex.Executions)
+	return resp, err
+}
+
+// stateWrites merges the state writes of execs in call order; nil when
+// there are none.
+func stateWrites(execs []ToolExecution) map[string]any {
+	var w map[string]any
+	for _, e := range execs {
 		if len(e.State) > 0 {
-			if resp.State == nil {
-				resp.State = map[string]any{}
+			if w == nil {
+				w = map[string]any{}
 			}
-			maps.Copy(resp.State, e.State)
+			maps.Copy(w, e.State)
 		}
 	}
-	return resp, err
+	return w
 }
 
 // execute is Execute with the client's configuration and round; the calls

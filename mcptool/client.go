@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -119,7 +120,7 @@ type Client struct {
 func Connect(ctx context.Context, s Server) (*Client, error) {
 	c := &Client{srv: s, name: s.Name}
 	if c.name == "" {
-		c.name = cmp(s.Command, s.URL, "mcp")
+		c.name = cmp.Or(s.Command, s.URL, "mcp")
 	}
 	kinds := 0
 	for _, set := range []bool{s.Command != "", s.URL != "", s.Transport != nil, s.Session != nil} {
@@ -148,15 +149,6 @@ func Connect(ctx context.Context, s Server) (*Client, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-func cmp(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // Refresh marks the tool list stale: the next request lists the tools

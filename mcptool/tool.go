@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -118,7 +119,7 @@ func contentText(content []mcp.Content) string {
 		case *mcp.AudioContent:
 			fmt.Fprintf(&b, "[audio %s, %d bytes]", v.MIMEType, len(v.Data))
 		case *mcp.ResourceLink:
-			fmt.Fprintf(&b, "[resource %s%s: %s]", v.URI, mime(v.MIMEType), cmp(v.Title, v.Name))
+			fmt.Fprintf(&b, "[resource %s%s: %s]", v.URI, mime(v.MIMEType), cmp.Or(v.Title, v.Name))
 		case *mcp.EmbeddedResource:
 			r := v.Resource
 			switch {
