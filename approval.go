@@ -178,8 +178,7 @@ func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paus
 			execs[i] = ToolExecution{Call: call, Round: p.Round, Err: &pauseError{reason: p.Pending[j].Reason}}
 			continue
 		}
-		var err error
-		if execs[i], err = m.executeOne(ctx, cfg, set, call, p.History, p.Round, &d); err != nil {
+		if err := m.executeOne(ctx, cfg, set, call, p.History, p.Round, &d, &execs[i]); err != nil {
 			for k := i + 1; k < len(execs); k++ {
 				execs[k] = notRun(reply.ToolCalls[k], p.Round)
 			}
@@ -202,7 +201,8 @@ func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paus
 func endRound(history []chat.Message, execs []ToolExecution, round int) execution {
 	ex := execution{Executions: execs}
 	var paused *Paused
-	for _, e := range execs {
+	for i := range execs {
+		e := &execs[i]
 		if reason, ok := pausedReason(e.Err); ok {
 			if paused == nil {
 				paused = &Paused{History: slices.Clone(history), Round: round}
@@ -221,7 +221,8 @@ func endRound(history []chat.Message, execs []ToolExecution, round int) executio
 	}
 	history = slices.Grow(history, len(execs))
 	direct := len(execs) > 0
-	for _, e := range execs {
+	for i := range execs {
+		e := &execs[i]
 		msg := chat.ToolMessage(e.Call, e.Result)
 		msg.IsError = e.IsError
 		history = append(history, msg)

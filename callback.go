@@ -259,21 +259,15 @@ func WithParams(entries ...string) ToolOption {
 
 // reflectTool calls a method or func through reflection.
 type reflectTool struct {
-	def     chat.ToolDefinition
-	meta    Metadata
+	toolCore
 	conv    func(any) (string, error)
 	fn      reflect.Value
 	shape   signature.Shape
 	argType reflect.Type
-	in      *check.Input
 	// source names the method for error messages: the receiver's type
 	// and the method name, e.g. "*shop.Tools.Lookup".
 	source string
 }
-
-func (t *reflectTool) Definition() chat.ToolDefinition { return t.def }
-func (t *reflectTool) Metadata() Metadata              { return t.meta }
-func (t *reflectTool) input() *check.Input             { return t.in }
 
 // OutputSchema returns the JSON Schema of the tool's result text when the
 // method returns a struct that the default conversion turns into JSON, and
@@ -370,12 +364,10 @@ func MustFunc[In, Out any](name, description string, fn func(context.Context, In
 }
 
 type funcTool[In, Out any] struct {
-	def      chat.ToolDefinition
-	meta     Metadata
+	toolCore
 	conv     func(any) (string, error)
 	fn       func(context.Context, In) (Out, error)
 	cfg      toolConfig
-	in       *check.Input
 	noResult bool
 	// calls is what calls need, set up by the first: most tools defined
 	// are never called.
@@ -506,10 +498,6 @@ var (
 	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
-
-func (t *funcTool[In, Out]) Definition() chat.ToolDefinition { return t.def }
-func (t *funcTool[In, Out]) Metadata() Metadata              { return t.meta }
-func (t *funcTool[In, Out]) input() *check.Input             { return t.in }
 
 func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
 	return t.run(ctx, chat.ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)

@@ -257,7 +257,16 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 			round++
 		}
 	}
-	resp := &Response{Message: reply.Message, Intermediate: []*chat.Response{reply}, Usage: reply.Usage, Rounds: round}
+	// One allocation for the Response, its Intermediate and, for the
+	// common single call, its Executions.
+	mem := &struct {
+		resp  Response
+		inter [1]*chat.Response
+		one   [1]ToolExecution
+	}{}
+	mem.inter[0] = reply
+	resp := &mem.resp
+	resp.Message, resp.Intermediate, resp.Usage, resp.Rounds = reply.Message, mem.inter[:], reply.Usage, round
 	if err := replyCut(reply); err != nil {
 		resp.History = slices.Clip(req.Messages)
 		return resp, err
@@ -267,7 +276,16 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 		d := defaultConfig()
 		cfg = &d
 	}
-	ex, err := m.execute(ctx, cfg, &toolSet{tools: tools}, slices.Clip(req.Messages), withUniqueCallIDs(reply), round)
+	reply = withUniqueCallIDs(reply)
+	var execs []ToolExecution
+	if len(reply.Message.ToolCalls) == 1 {
+		execs = mem.one[:]
+	}
+	set := toolSet{tools: tools}
+	n := len(req.Messages)
+	history := make([]chat.Message, n, n+len(reply.Message.ToolCalls)+1) // no room for a next reply: Execute ends here
+	copy(history, req.Messages)
+	ex, err := m.execute(ctx, cfg, &set, history, reply, round, execs)
 	resp.History, resp.Executions, resp.ReturnedDirect = slices.Clip(ex.History), ex.Executions, ex.ReturnDirect
 	resp.State = stateWrites(ex.Executions)
 	return resp, err
@@ -291,13 +309,16 @@ func stateWrites(execs []ToolExecution) map[string]any {
 // execute is Execute with the client's configuration and round; the calls
 // of resp already have unique ids. The execution's History is history with
 // the reply and the tool messages appended: history's array is written
-// beyond its length when it has room, so the caller must own it.
-func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, history []chat.Message, resp *chat.Response, round int) (execution, error) {
+// beyond its length when it has room, so the caller must own it, and is
+// grown to fit the reply and the tool messages if it has no room. execs,
+// when not nil, is where the records go: one per call, zero.
+func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, history []chat.Message, resp *chat.Response, round int, execs []ToolExecution) (execution, error) {
 	calls := resp.Message.ToolCalls
-	// Room for the reply, one tool message per call and the next reply.
-	history = append(slices.Grow(history, len(calls)+2), resp.Message)
+	history = append(slices.Grow(history, len(calls)+1), resp.Message)
 	hist := slices.Clip(history) // what the tools see
-	execs := make([]ToolExecution, len(calls))
+	if execs == nil {
+		execs = make([]ToolExecution, len(calls))
+	}
 	var abort error
 	if len(calls) == 1 || cfg.limits.Concurrency == 1 {
 		for i, call := range calls {
@@ -305,7 +326,7 @@ func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, histor
 				execs[i] = notRun(call, round)
 				continue
 			}
-			execs[i], abort = m.executeOne(ctx, cfg, set, call, hist, round, nil)
+			abort = m.executeOne(ctx, cfg, set, call, hist, round, nil, &execs[i])
 		}
 	} else {
 		abort = m.executeConcurrently(ctx, cfg, set, calls, hist, round, execs)
@@ -332,7 +353,7 @@ func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, histor
 // wins: the calls it cancels may fail after it, with errors that only echo
 // the cancellation.
 func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, set *toolSet, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
-	r := &parallelRound{m: m, cfg: cfg, set: set, calls: calls, hist: hist, round: round, execs: execs,
+	r := &parallelRound{m: m, cfg: cfg, set: *set, calls: calls, hist: hist, round: round, execs: execs,
 		limit: int64(min(cfg.limits.Concurrency, len(calls)))}
 	r.ctx, r.cancel = context.WithCancel(ctx)
 	defer r.cancel()
@@ -350,7 +371,7 @@ type parallelRound struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	cfg    *config
-	set    *toolSet
+	set    toolSet // a copy, so that Execute's stays on its stack
 	calls  []chat.ToolCall
 	hist   []chat.Message
 	round  int
@@ -422,8 +443,7 @@ func (r *parallelRound) run(i int) {
 		r.execs[i] = notRun(call, r.round)
 		return
 	}
-	var err error
-	if r.execs[i], err = r.m.executeOne(r.ctx, r.cfg, r.set, call, r.hist, r.round, nil); err != nil {
+	if err := r.m.executeOne(r.ctx, r.cfg, &r.set, call, r.hist, r.round, nil, &r.execs[i]); err != nil {
 		r.mu.Lock()
 		if r.abort == nil {
 			r.abort = err
@@ -438,6 +458,9 @@ func (r *parallelRound) run(i int) {
 // one call and the history stays valid to resend. calls is copied only when
 // something changes.
 func uniqueCallIDs(calls []chat.ToolCall) (_ []chat.ToolCall, changed bool) {
+	if len(calls) == 1 && calls[0].ID != "" {
+		return calls, false // the common reply
+	}
 	for i := range calls {
 		id := calls[i].ID
 		if id == "" {
@@ -497,36 +520,48 @@ func notRun(call chat.ToolCall, round int) ToolExecution {
 		Err:    &ToolError{Name: call.Name, CallID: call.ID, Err: context.Canceled}}
 }
 
-// executeOne runs one call. A non-nil error aborts the loop.
-func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, call chat.ToolCall, hist []chat.Message, round int, preset *Decision) (ToolExecution, error) {
+// executeOne runs one call and records it in e, which is zero. A non-nil
+// error aborts the loop.
+func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, call chat.ToolCall, hist []chat.Message, round int, preset *Decision, e *ToolExecution) error {
 	start := monotonic()
-	e := ToolExecution{Call: call, Round: round}
+	e.Call, e.Round = call, round
 	if h := cfg.hooks.BeforeTool; h != nil {
 		ctx = hookContext(ctx, h(ctx, call))
 	}
-	finish := func(err error) (ToolExecution, error) {
+	finish := func(err error) error {
 		e.Duration = monotonic() - start
 		if h := cfg.hooks.AfterTool; h != nil {
-			h(ctx, e)
+			h(ctx, *e)
 		}
-		return e, err
+		return err
 	}
 
 	tool := set.find(call.Name)
 	if tool == nil {
 		te := &ToolError{Name: call.Name, CallID: call.ID, Err: unknownTool{call.Name, set.tools}}
-		return finish(m.fail(ctx, cfg, &e, te))
+		return finish(m.fail(ctx, cfg, e, te))
 	}
 
-	def := tool.Definition()
+	// A tool this package built is read in place; any other once.
+	bt, _ := tool.(builtTool)
+	var core *toolCore
+	if bt != nil {
+		core = bt.core()
+	} else {
+		core = &toolCore{def: tool.Definition(), meta: tool.Metadata()}
+	}
+	def, md := &core.def, &core.meta
 	args := check.Normalize(call.Arguments)
 	if err := argumentLimits(cfg, def.Name, args); err != nil {
-		return finish(m.fail(ctx, cfg, &e, &ToolError{Name: def.Name, CallID: call.ID, Err: err}))
+		return finish(m.fail(ctx, cfg, e, &ToolError{Name: def.Name, CallID: call.ID, Err: err}))
 	}
-	in, err := inputOf(tool, def)
-	if err != nil { // a schema the checks refuse: the caller's mistake, and nothing may run
-		e.Err, e.IsError, e.Result = err, true, fmt.Sprintf("tool %s was not run: its input schema cannot be checked", def.Name)
-		return finish(err)
+	in := core.in
+	if bt == nil {
+		var err error
+		if in, err = inputOf(tool, *def); err != nil { // a schema the checks refuse: the caller's mistake, and nothing may run
+			e.Err, e.IsError, e.Result = err, true, fmt.Sprintf("tool %s was not run: its input schema cannot be checked", def.Name)
+			return finish(err)
+		}
 	}
 	checked := call
 	checked.Arguments = args
@@ -539,7 +574,6 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 		}
 	}
 	var tctx context.Context = cc
-	md := tool.Metadata()
 	timeout := cfg.limits.ToolTimeout
 	if md.Timeout > 0 {
 		timeout = md.Timeout
@@ -550,18 +584,18 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 		defer cancel()
 	}
 	mw := cfg.middleware
-	if g := gate(cfg, md, preset); g != nil {
+	if g := gate(cfg, *md, preset); g != nil {
 		mw = chainMiddleware(g, mw)
 	}
 	variant := in.Variant(def.Strict, cfg.strict, false)
-	result, err := safeRun(tctx, tool, in, variant, checked, mw)
+	result, err := safeRun(tctx, tool, bt, in, variant, checked, mw)
 	if err != nil { // (errors.As only on failure: its target escapes, which costs an allocation)
 		if re := (*rerun)(nil); errors.As(err, &re) { // approved with edited arguments, checked as any
 			checked.Arguments = check.Normalize(re.args)
 			e.Call.Arguments = re.args
 			if err = argumentLimits(cfg, def.Name, checked.Arguments); err == nil {
-				mw = chainMiddleware(gate(cfg, md, &Decision{Allow: true}), cfg.middleware)
-				result, err = safeRun(tctx, tool, in, variant, checked, mw)
+				mw = chainMiddleware(gate(cfg, *md, &Decision{Allow: true}), cfg.middleware)
+				result, err = safeRun(tctx, tool, bt, in, variant, checked, mw)
 			}
 		}
 	}
@@ -590,18 +624,18 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	if timeout > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
 		te.Err = fmt.Errorf("timed out after %s: %w", timeout, te.Err)
 	}
-	return finish(m.fail(ctx, cfg, &e, te))
+	return finish(m.fail(ctx, cfg, e, te))
 }
 
-// safeRun checks the call's arguments with k and runs the tool through mw,
-// turning a panic into a *ToolError.
-func safeRun(ctx context.Context, t Tool, in *check.Input, k *check.Checker, call chat.ToolCall, mw Middleware) (result string, err error) {
+// safeRun checks the call's arguments with k and runs the tool (bt, when
+// this package built it) through mw, turning a panic into a *ToolError.
+func safeRun(ctx context.Context, t Tool, bt builtTool, in *check.Input, k *check.Checker, call chat.ToolCall, mw Middleware) (result string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &ToolError{Panic: r, Err: fmt.Errorf("panic: %v", r)}
 		}
 	}()
-	if bt, ok := t.(builtTool); ok {
+	if bt != nil {
 		return bt.run(ctx, call, call.Arguments, k, mw)
 	}
 	if err := checkArgs(k, in, call.Name, call.Arguments, nil, nil); err != nil {

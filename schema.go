@@ -145,7 +145,7 @@ func schemaError(err error) error {
 // inputOf returns the compiled input schema of any tool.
 func inputOf(t Tool, def chat.ToolDefinition) (*check.Input, error) {
 	if bt, ok := t.(builtTool); ok {
-		return bt.input(), nil
+		return bt.core().in, nil
 	}
 	in, err := check.InputOf(def.InputSchema)
 	if err != nil {

@@ -102,24 +102,17 @@ func NewTool(def chat.ToolDefinition, call func(ctx context.Context, arguments j
 	if cfg.description == "" {
 		cfg.description = cfg.name
 	}
-	return &rawTool{
+	return &rawTool{toolCore: toolCore{
 		def:  chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict},
 		meta: cfg.metadata(),
-		call: call,
 		in:   in,
-	}, nil
+	}, call: call}, nil
 }
 
 type rawTool struct {
-	def  chat.ToolDefinition
-	meta Metadata
+	toolCore
 	call func(ctx context.Context, arguments json.RawMessage) (string, error)
-	in   *check.Input
 }
-
-func (t *rawTool) Definition() chat.ToolDefinition { return t.def }
-func (t *rawTool) Metadata() Metadata              { return t.meta }
-func (t *rawTool) input() *check.Input             { return t.in }
 
 func (t *rawTool) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
 	return t.run(ctx, chat.ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
@@ -135,14 +128,26 @@ func (t *rawTool) run(ctx context.Context, call chat.ToolCall, args []byte, k *c
 	return mw(ctx, call, func(ctx context.Context) (string, error) { return t.call(ctx, args) })
 }
 
-// A builtTool is a tool this package built. It carries its compiled input
-// schema, and its run checks a call (a tool built from a Go type decodes in
-// the same pass) before it calls through the middleware.
+// A builtTool is a tool this package built. It carries its definition,
+// metadata and compiled input schema, which the Manager reads in place,
+// and its run checks a call (a tool built from a Go type decodes in the
+// same pass) before it calls through the middleware.
 type builtTool interface {
 	Tool
-	input() *check.Input
+	core() *toolCore
 	run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error)
 }
+
+// toolCore is what every tool this package builds holds.
+type toolCore struct {
+	def  chat.ToolDefinition
+	meta Metadata
+	in   *check.Input // the compiled input schema
+}
+
+func (c *toolCore) Definition() chat.ToolDefinition { return c.def }
+func (c *toolCore) Metadata() Metadata              { return c.meta }
+func (c *toolCore) core() *toolCore                 { return c }
 
 // checkObjectSchema makes sure an input schema is of type "object", which
 // every provider requires of tool parameters.

@@ -198,12 +198,11 @@ func (st *state) add(v Violation) {
 
 func (st *state) ws() {
 	for st.pos < len(st.data) {
-		switch st.data[st.pos] {
-		case ' ', '\t', '\n', '\r':
-			st.pos++
-		default:
+		c := st.data[st.pos]
+		if c > ' ' || c != ' ' && c != '\t' && c != '\n' && c != '\r' { // most often the first test
 			return
 		}
+		st.pos++
 	}
 }
 
