@@ -182,15 +182,17 @@ func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paus
 			for k := i + 1; k < len(execs); k++ {
 				execs[k] = notRun(reply.ToolCalls[k], p.Round)
 			}
-			ex := endRound(hist, execs, p.Round)
-			return &ex, err
+			ex := new(execution)
+			endRound(ex, hist, execs, p.Round)
+			return ex, err
 		}
 	}
-	ex := endRound(hist, execs, p.Round)
+	ex := new(execution)
+	endRound(ex, hist, execs, p.Round)
 	if ex.paused != nil {
-		return &ex, ex.paused
+		return ex, ex.paused
 	}
-	return &ex, nil
+	return ex, nil
 }
 
 // endRound records a round's executions: the history with one tool
@@ -198,8 +200,8 @@ func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paus
 // directly. history ends with the reply whose calls ran; the tool messages
 // are appended to it, in its array when it has room. When calls wait, the
 // history ends before the reply and paused holds the state to resume from.
-func endRound(history []chat.Message, execs []ToolExecution, round int) execution {
-	ex := execution{Executions: execs}
+func endRound(ex *execution, history []chat.Message, execs []ToolExecution, round int) {
+	*ex = execution{Executions: execs}
 	var paused *Paused
 	for i := range execs {
 		e := &execs[i]
@@ -217,19 +219,18 @@ func endRound(history []chat.Message, execs []ToolExecution, round int) executio
 			}
 		}
 		ex.History, ex.Executions, ex.paused = slices.Clip(history[:len(history)-1]), paused.Done, paused
-		return ex
+		return
 	}
-	history = slices.Grow(history, len(execs))
+	n := len(history)
+	history = slices.Grow(history, len(execs))[:n+len(execs)]
 	direct := len(execs) > 0
 	for i := range execs {
 		e := &execs[i]
-		msg := chat.ToolMessage(e.Call, e.Result)
-		msg.IsError = e.IsError
-		history = append(history, msg)
+		// In place: chat.ToolMessage, without a copy of the message.
+		history[n+i] = chat.Message{Role: chat.RoleTool, Content: e.Result, ToolCallID: e.Call.ID, ToolName: e.Call.Name, IsError: e.IsError}
 		if e.IsError || !e.ReturnDirect {
 			direct = false
 		}
 	}
 	ex.History, ex.ReturnDirect = history, direct
-	return ex
 }

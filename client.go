@@ -550,7 +550,8 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			}
 			return resp, fmt.Errorf("%w: the model still called tools after %d tool %s", ErrMaxIterations, cl.cfg.maxIterations, rounds)
 		}
-		ex, err := cl.p.c.manager.execute(ctx, cl.cfg, set, slices.Grow(cl.owned(req.Messages), len(mr.Message.ToolCalls)+2), mr, round, nil) // room for the next reply too
+		var ex execution
+		err = cl.p.c.manager.execute(ctx, cl.cfg, set, slices.Grow(cl.owned(req.Messages), len(mr.Message.ToolCalls)+2), mr, round, nil, &ex) // room for the next reply too
 		if done, err := cl.record(&ctx, &ex, err); done {
 			return resp, err
 		}

@@ -88,6 +88,7 @@ type callState struct {
 	progress     func(info CallInfo, message string, progress, total float64)
 	mu           sync.Mutex
 	state        map[string]any // written with SetState
+	written      atomic.Bool    // state is not nil: most calls take no lock
 }
 
 // callCtx is the context a tool runs in: the caller's, plus the call's
@@ -99,6 +100,9 @@ type callCtx struct {
 
 // takeState returns the call's state writes, once the call has returned.
 func (c *callCtx) takeState() map[string]any {
+	if !c.state.written.Load() {
+		return nil
+	}
 	c.state.mu.Lock()
 	defer c.state.mu.Unlock()
 	return c.state.state
@@ -157,6 +161,7 @@ func SetState(ctx context.Context, key string, value any) bool {
 		defer s.mu.Unlock()
 		if s.state == nil {
 			s.state = map[string]any{}
+			s.written.Store(true)
 		}
 		s.state[key] = value
 	}

@@ -177,7 +177,7 @@ func (s *toolSet) find(name string) Tool {
 		}
 	default:
 		for _, t := range s.tools {
-			if t.Definition().Name == name {
+			if bt, ok := t.(builtTool); ok && bt.core().def.Name == name || !ok && t.Definition().Name == name {
 				return t
 			}
 		}
@@ -285,7 +285,8 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 	n := len(req.Messages)
 	history := make([]chat.Message, n, n+len(reply.Message.ToolCalls)+1) // no room for a next reply: Execute ends here
 	copy(history, req.Messages)
-	ex, err := m.execute(ctx, cfg, &set, history, reply, round, execs)
+	var ex execution
+	err := m.execute(ctx, cfg, &set, history, reply, round, execs, &ex)
 	resp.History, resp.Executions, resp.ReturnedDirect = slices.Clip(ex.History), ex.Executions, ex.ReturnDirect
 	resp.State = stateWrites(ex.Executions)
 	return resp, err
@@ -311,8 +312,9 @@ func stateWrites(execs []ToolExecution) map[string]any {
 // the reply and the tool messages appended: history's array is written
 // beyond its length when it has room, so the caller must own it, and is
 // grown to fit the reply and the tool messages if it has no room. execs,
-// when not nil, is where the records go: one per call, zero.
-func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, history []chat.Message, resp *chat.Response, round int, execs []ToolExecution) (execution, error) {
+// when not nil, is where the records go: one per call, zero. The outcome
+// goes to ex.
+func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, history []chat.Message, resp *chat.Response, round int, execs []ToolExecution, ex *execution) error {
 	calls := resp.Message.ToolCalls
 	history = append(slices.Grow(history, len(calls)+1), resp.Message)
 	hist := slices.Clip(history) // what the tools see
@@ -331,16 +333,16 @@ func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, histor
 	} else {
 		abort = m.executeConcurrently(ctx, cfg, set, calls, hist, round, execs)
 	}
-	ex := endRound(history, execs, round)
+	endRound(ex, history, execs, round)
 	switch {
 	case ctx.Err() != nil:
-		return ex, ctx.Err()
+		return ctx.Err()
 	case abort != nil:
-		return ex, abort
+		return abort
 	case ex.paused != nil:
-		return ex, ex.paused
+		return ex.paused
 	}
-	return ex, nil
+	return nil
 }
 
 // executeConcurrently runs calls at most cfg.limits.Concurrency at once,
