@@ -85,10 +85,10 @@ const (
 type callState struct {
 	info         CallInfo
 	returnDirect atomic.Bool
+	written      atomic.Bool // state is not nil: most calls take no lock
 	progress     func(info CallInfo, message string, progress, total float64)
 	mu           sync.Mutex
 	state        map[string]any // written with SetState
-	written      atomic.Bool    // state is not nil: most calls take no lock
 }
 
 // callCtx is the context a tool runs in: the caller's, plus the call's
