@@ -108,10 +108,11 @@ func (*rerun) Error() string { return "toolcall: run again with edited arguments
 // gate is the middleware that decides a call before it runs, by preset
 // (a resume's decision) or by the approver; nil when the call needs no
 // decision.
-func gate(cfg *config, md Metadata, preset *Decision) Middleware {
-	if preset == nil && cfg.approver == nil && !md.NeedsApproval {
+func gate(cfg *config, tool *Metadata, preset *Decision) Middleware {
+	if preset == nil && cfg.approver == nil && !tool.NeedsApproval {
 		return nil
 	}
+	md := *tool
 	return func(ctx context.Context, call chat.ToolCall, next func(context.Context) (string, error)) (string, error) {
 		var d Decision
 		switch {

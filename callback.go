@@ -285,7 +285,7 @@ func (t *reflectTool) Call(ctx context.Context, arguments json.RawMessage) (stri
 
 func (t *reflectTool) run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
 	v := reflect.New(t.argType)
-	if err := checkArgs(k, t.in, t.def.Name, args, v.UnsafePointer(), v.Interface()); err != nil {
+	if err := checkArgs(k, t.in, t.def.Name, args, nil, v.UnsafePointer(), v.Interface()); err != nil {
 		return "", err
 	}
 	if mw == nil {
@@ -403,10 +403,14 @@ func (t *funcTool[In, Out]) setup() *funcCalls[In, Out] {
 	return t.calls.Load()
 }
 
-// funcCall is the storage of one call of a funcTool.
+// funcCall is the storage of one call of a funcTool: its argument and
+// result, and the decoder's and the encoder's buffers, which stay with a
+// pooled funcCall so that a call takes one pooled object, not three.
 type funcCall[In, Out any] struct {
 	in  In
 	out Out
+	dec check.Scratch
+	enc encode.Scratch
 }
 
 // unmarshalsInPlace reports whether decoding a value of type t may call
@@ -506,7 +510,7 @@ func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage)
 func (t *funcTool[In, Out]) run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
 	fc := t.setup()
 	c := fc.get()
-	if err := checkArgs(k, t.in, t.def.Name, args, unsafe.Pointer(&c.in), &c.in); err != nil {
+	if err := checkArgs(k, t.in, t.def.Name, args, fc.decScratch(c), unsafe.Pointer(&c.in), &c.in); err != nil {
 		fc.release(c)
 		return "", err
 	}
@@ -532,12 +536,32 @@ func (fc *funcCalls[In, Out]) get() *funcCall[In, Out] {
 	return new(funcCall[In, Out])
 }
 
-// release clears c, dropping what the call referenced, and returns it.
+// decScratch and encScratch return c's buffers when c is pooled, and nil
+// for a fresh c, whose empty buffers would have to grow: the packages'
+// pooled ones serve it.
+func (fc *funcCalls[In, Out]) decScratch(c *funcCall[In, Out]) *check.Scratch {
+	if fc.fresh {
+		return nil
+	}
+	return &c.dec
+}
+
+func (fc *funcCalls[In, Out]) encScratch(c *funcCall[In, Out]) *encode.Scratch {
+	if fc.fresh {
+		return nil
+	}
+	return &c.enc
+}
+
+// release clears c's argument and result, dropping what the call
+// referenced, and returns it.
 func (fc *funcCalls[In, Out]) release(c *funcCall[In, Out]) {
 	if fc.fresh {
 		return
 	}
-	*c = funcCall[In, Out]{}
+	var in In
+	var out Out
+	c.in, c.out = in, out
 	fc.pool.Put(c)
 }
 
@@ -574,7 +598,7 @@ func (t *funcTool[In, Out]) invokeIn(ctx context.Context, fc *funcCalls[In, Out]
 	case fc.result == resultBytes:
 		return string(*(*[]byte)(p)), nil
 	case fc.result == resultJSON:
-		return encodeResultAt(fc.enc, p)
+		return encodeResultAt(fc.enc, fc.encScratch(c), p)
 	}
 	return ConvertResult(c.out)
 }

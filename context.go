@@ -83,12 +83,17 @@ const (
 
 // callState is what a running tool can see and change of its call.
 type callState struct {
-	info         CallInfo
+	exec         *ToolExecution // the call's record: its id, name and round
+	history      []chat.Message
 	returnDirect atomic.Bool
 	written      atomic.Bool // state is not nil: most calls take no lock
 	progress     func(info CallInfo, message string, progress, total float64)
 	mu           sync.Mutex
 	state        map[string]any // written with SetState
+}
+
+func (s *callState) info() CallInfo {
+	return CallInfo{ID: s.exec.Call.ID, Name: s.exec.Call.Name, Round: s.exec.Round, History: s.history}
 }
 
 // callCtx is the context a tool runs in: the caller's, plus the call's
@@ -110,7 +115,7 @@ func (c *callCtx) takeState() map[string]any {
 
 // String keeps the history and settings out of printed contexts.
 func (c *callCtx) String() string {
-	return fmt.Sprintf("%v.WithToolCall(%s)", c.Context, c.state.info.Name)
+	return fmt.Sprintf("%v.WithToolCall(%s)", c.Context, c.state.exec.Call.Name)
 }
 
 // Value answers the call's keys and defers the rest to the caller's
@@ -143,7 +148,7 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 	if !ok {
 		return CallInfo{}, false
 	}
-	return s.info, true
+	return s.info(), true
 }
 
 // SetState writes key to the session state, from inside a running tool.
@@ -176,7 +181,7 @@ func SetState(ctx context.Context, key string, value any) bool {
 func ReportProgress(ctx context.Context, message string, progress, total float64) bool {
 	s, ok := ctx.Value(callStateKey).(*callState)
 	if ok && s.progress != nil {
-		s.progress(s.info, message, progress, total)
+		s.progress(s.info(), message, progress, total)
 	}
 	return ok
 }

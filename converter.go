@@ -44,8 +44,8 @@ func encodeResult(v any) (string, error) {
 }
 
 // encodeResultAt is encodeResult for a value of enc's type at p.
-func encodeResultAt(enc *encode.Encoder, p unsafe.Pointer) (string, error) {
-	out, err := enc.String(p)
+func encodeResultAt(enc *encode.Encoder, sc *encode.Scratch, p unsafe.Pointer) (string, error) {
+	out, err := enc.StringWith(sc, p)
 	if err != nil {
 		return "", fmt.Errorf("toolcall: converting result of type %s: %w", enc.Type(), err)
 	}

@@ -2,8 +2,10 @@ package toolcall
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
@@ -54,10 +56,23 @@ func decodeBoth(t testing.TB, args string) (planned, coded richArgs, perr, cerr 
 	k := ts.plain.Variant(false, false, false)
 	require.True(t, k.OnePass())
 	norm := check.Normalize([]byte(args))
-	perr = checkArgs(k, ts.plain, "rich", norm, unsafe.Pointer(&planned), &planned)
-	cerr = checkArgs(k.TwoPass(), ts.plain, "rich", norm, unsafe.Pointer(&coded), &coded)
+	perr = checkArgs(k, ts.plain, "rich", norm, nil, unsafe.Pointer(&planned), &planned)
+	cerr = checkArgs(k.TwoPass(), ts.plain, "rich", norm, nil, unsafe.Pointer(&coded), &coded)
+
+	// The plan again with a Scratch that earlier calls used, as a pooled
+	// funcCall keeps one: the same verdict and value.
+	sc := scratches.Get().(*check.Scratch)
+	var again richArgs
+	serr := checkArgs(k, ts.plain, "rich", norm, sc, unsafe.Pointer(&again), &again)
+	scratches.Put(sc)
+	require.Equal(t, fmt.Sprint(perr), fmt.Sprint(serr), "with a used Scratch")
+	if perr == nil {
+		require.Equal(t, planned, again, "with a used Scratch")
+	}
 	return
 }
+
+var scratches = sync.Pool{New: func() any { return new(check.Scratch) }}
 
 func TestCompiledDecoder(t *testing.T) {
 	t.Parallel()

@@ -569,7 +569,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	checked.Arguments = args
 
 	cc := &callCtx{Context: ctx}
-	cc.state.info = CallInfo{ID: call.ID, Name: def.Name, Round: round, History: hist}
+	cc.state.exec, cc.state.history = e, hist
 	if h := cfg.hooks.ToolProgress; h != nil {
 		cc.state.progress = func(info CallInfo, message string, progress, total float64) {
 			h(ctx, info, message, progress, total)
@@ -586,7 +586,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 		defer cancel()
 	}
 	mw := cfg.middleware
-	if g := gate(cfg, *md, preset); g != nil {
+	if g := gate(cfg, md, preset); g != nil {
 		mw = chainMiddleware(g, mw)
 	}
 	variant := in.Variant(def.Strict, cfg.strict, false)
@@ -596,7 +596,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 			checked.Arguments = check.Normalize(re.args)
 			e.Call.Arguments = re.args
 			if err = argumentLimits(cfg, def.Name, checked.Arguments); err == nil {
-				mw = chainMiddleware(gate(cfg, *md, &Decision{Allow: true}), cfg.middleware)
+				mw = chainMiddleware(gate(cfg, md, &Decision{Allow: true}), cfg.middleware)
 				result, err = safeRun(tctx, tool, bt, in, variant, checked, mw)
 			}
 		}
@@ -640,7 +640,7 @@ func safeRun(ctx context.Context, t Tool, bt builtTool, in *check.Input, k *chec
 	if bt != nil {
 		return bt.run(ctx, call, call.Arguments, k, mw)
 	}
-	if err := checkArgs(k, in, call.Name, call.Arguments, nil, nil); err != nil {
+	if err := checkArgs(k, in, call.Name, call.Arguments, nil, nil, nil); err != nil {
 		return "", err
 	}
 	if mw == nil {

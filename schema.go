@@ -102,11 +102,11 @@ var onCheck func(tool string)
 
 // checkArgs checks a call's arguments (normalised) with k and, when target
 // is not nil, decodes them into it (ptr is the same pointer).
-func checkArgs(k *check.Checker, in *check.Input, tool string, args []byte, ptr unsafe.Pointer, target any) error {
+func checkArgs(k *check.Checker, in *check.Input, tool string, args []byte, sc *check.Scratch, ptr unsafe.Pointer, target any) error {
 	if onCheck != nil {
 		onCheck(tool)
 	}
-	if vs := k.Check(in, args, ptr, target); vs != nil {
+	if vs := k.CheckWith(sc, in, args, ptr, target); vs != nil {
 		return argumentError(tool, vs)
 	}
 	return nil

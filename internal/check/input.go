@@ -126,11 +126,20 @@ func (in *Input) mustCompile(tree *jsonnode.Object) *Checker {
 // Check checks args (normalised) and, when target is not nil, decodes them
 // into it: ptr and target both point to a value of the input's Go type.
 func (k *Checker) Check(in *Input, args []byte, ptr unsafe.Pointer, target any) []Violation {
+	return k.CheckWith(nil, in, args, ptr, target)
+}
+
+// CheckWith is Check with sc's buffers for a one-pass decode (nil: a
+// pooled state's).
+func (k *Checker) CheckWith(sc *Scratch, in *Input, args []byte, ptr unsafe.Pointer, target any) []Violation {
 	if p := k.onePass(); p != nil && target != nil {
 		if in.typ.Kind() == reflect.Pointer {
 			elem := reflect.New(in.typ.Elem()).UnsafePointer()
 			*(*unsafe.Pointer)(ptr) = elem
 			ptr = elem
+		}
+		if sc != nil {
+			return p.decodeIn(&sc.st, args, ptr, in.dur)
 		}
 		return p.Decode(args, ptr, in.dur)
 	}

@@ -254,9 +254,21 @@ func quotedName(name string) string {
 // memory with args: its strings are copied, most into one allocation for
 // the pass (see newString).
 func (p *Plan) Decode(args []byte, ptr unsafe.Pointer, durations bool) []Violation {
-	st := getState(args)
+	st := statePool.Get().(*state)
+	defer statePool.Put(st)
+	return p.decodeIn(st, args, ptr, durations)
+}
+
+// A Scratch holds the buffers of a pass, for a caller that keeps one in
+// storage of its own that no two goroutines use at once; the zero Scratch
+// is ready.
+type Scratch struct{ st state }
+
+// decodeIn is Decode with st's buffers.
+func (p *Plan) decodeIn(st *state, args []byte, ptr unsafe.Pointer, durations bool) []Violation {
+	st.begin(args)
 	st.durations = durations
-	defer putState(st)
+	defer st.end()
 	return st.finish(st.decode(p, ptr, 0))
 }
 

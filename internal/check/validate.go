@@ -72,19 +72,28 @@ var statePool = sync.Pool{New: func() any {
 
 func getState(data []byte) *state {
 	st := statePool.Get().(*state)
-	st.data, st.pos = data, 0
-	st.path, st.violations, st.keys, st.names = st.path[:0], st.violations[:0], st.keys[:0], st.names[:0]
+	st.begin(data)
 	return st
 }
 
 func putState(st *state) {
-	// Drop references into the arguments so the pool does not keep them,
-	// and names the size of huge arguments.
+	st.end()
+	statePool.Put(st)
+}
+
+// begin readies st for a pass over data.
+func (st *state) begin(data []byte) {
+	st.data, st.pos = data, 0
+	st.path, st.violations, st.keys, st.names = st.path[:0], st.violations[:0], st.keys[:0], st.names[:0]
+}
+
+// end drops st's references into the arguments, so that whoever keeps st
+// does not keep them, and names the size of huge arguments.
+func (st *state) end() {
 	st.data, st.durations, st.arena = nil, false, nil
 	if cap(st.names) > 64<<10 {
 		st.names = nil
 	}
-	statePool.Put(st)
 }
 
 // unescapeString is newString for the inside of a string with escapes.

@@ -103,15 +103,24 @@ func (s *state) encode(v any) error {
 }
 
 func (s *state) release() {
-	// Keep only modest buffers so one huge result doesn't stay pinned.
-	if cap(s.buf) > 64<<10 || cap(s.tmp) > 64<<10 || s.scratch.Cap() > 64<<10 || cap(s.entries) > 1024 {
-		return
+	if s.reset() {
+		statePool.Put(s)
 	}
+}
+
+// reset readies s for the next encode and reports whether its buffers are
+// worth keeping: only modest ones are, so that one huge result does not
+// stay pinned; others are dropped.
+func (s *state) reset() bool {
 	// Map encoders clear their entries, except when giving up midway:
 	// drop the references to encoded values.
 	clear(s.entries)
 	s.entries = s.entries[:0]
-	statePool.Put(s)
+	if cap(s.buf) > 64<<10 || cap(s.tmp) > 64<<10 || s.scratch.Cap() > 64<<10 || cap(s.entries) > 1024 {
+		*s = state{}
+		return false
+	}
+	return true
 }
 
 type refEncoder struct {

@@ -38,10 +38,25 @@ func For(t reflect.Type) *Encoder {
 // sensitive to addressability. p must stay valid and unchanged during the
 // call.
 func (e *Encoder) String(p unsafe.Pointer) (string, error) {
+	return e.StringWith(nil, p)
+}
+
+// A Scratch holds the buffers of encodes, for a caller that keeps one in
+// storage of its own that no two goroutines use at once; the zero Scratch
+// is ready.
+type Scratch struct{ s state }
+
+// StringWith is String with sc's buffers (nil: a pooled state's).
+func (e *Encoder) StringWith(sc *Scratch, p unsafe.Pointer) (string, error) {
 	if preReleaseV2 || e.enc == nil {
 		return String(e.value(p))
 	}
-	s := statePool.Get().(*state)
+	var s *state
+	if sc != nil {
+		s = &sc.s
+	} else {
+		s = statePool.Get().(*state)
+	}
 	s.depth = 0
 	b, err := e.enc(s, s.buf[:0], p)
 	s.buf = b
@@ -49,7 +64,11 @@ func (e *Encoder) String(p unsafe.Pointer) (string, error) {
 	if err == nil {
 		out = string(b)
 	}
-	s.release()
+	if sc != nil {
+		s.reset()
+	} else {
+		s.release()
+	}
 	if err != nil {
 		// As String: encoding/json decides.
 		return reference(e.value(p))
