@@ -9,10 +9,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/netip"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -699,4 +701,31 @@ func TestAppendFloat(t *testing.T) {
 		check(f)
 		check(-f)
 	}
+}
+
+// TestScratchDropsHugeBuffers: a Scratch keeps its buffers between encodes,
+// except one grown by a huge result, which it drops.
+func TestScratchDropsHugeBuffers(t *testing.T) {
+	if preReleaseV2 {
+		t.Skip("String is encoding/json with a pre-release encoding/json/v2")
+	}
+	var sc Scratch
+	enc := For(reflect.TypeFor[benchResult]())
+	small := benchValue
+	got, err := enc.StringWith(&sc, unsafe.Pointer(&small))
+	require.NoError(t, err)
+	want, _ := reference(small)
+	assert.Equal(t, want, got)
+	assert.Positive(t, cap(sc.s.buf), "kept for the next encode")
+
+	huge := benchValue
+	huge.Summary = strings.Repeat("x", 100<<10)
+	got, err = enc.StringWith(&sc, unsafe.Pointer(&huge))
+	require.NoError(t, err)
+	assert.Len(t, got, len(want)+len(huge.Summary)-len(small.Summary))
+	assert.Zero(t, cap(sc.s.buf), "a huge buffer is dropped")
+
+	got, err = enc.StringWith(&sc, unsafe.Pointer(&small))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
 }

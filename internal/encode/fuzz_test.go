@@ -3,6 +3,7 @@ package encode
 import (
 	"math"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -53,6 +54,7 @@ func FuzzEncoder(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, bits uint64, i int64, k uint8, b bool) {
 		for _, v := range fuzzValues(s, bits, i, k, b) {
 			fuzzCompare(t, v, typed)
+			fuzzCompare(t, v, typedScratch)
 		}
 	})
 }
@@ -66,6 +68,21 @@ func typed(v any) (string, error) {
 	p.Elem().Set(reflect.ValueOf(v))
 	return For(p.Type().Elem()).String(p.UnsafePointer())
 }
+
+// typedScratch is typed with a Scratch that earlier encodes used, as a
+// caller that keeps one does.
+func typedScratch(v any) (string, error) {
+	if v == nil {
+		return String(v)
+	}
+	p := reflect.New(reflect.TypeOf(v))
+	p.Elem().Set(reflect.ValueOf(v))
+	sc := scratches.Get().(*Scratch)
+	defer scratches.Put(sc)
+	return For(p.Type().Elem()).StringWith(sc, p.UnsafePointer())
+}
+
+var scratches = sync.Pool{New: func() any { return new(Scratch) }}
 
 func fuzzSeeds(f *testing.F) {
 	f.Add("hello", uint64(math.Float64bits(21.5)), int64(1025), uint8(2), true)
