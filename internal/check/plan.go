@@ -437,17 +437,8 @@ func (st *state) decodeNumber(p *Plan, ptr unsafe.Pointer) error {
 		}
 	}
 	if n := p.check; n != nil {
-		d := parseDecimal(raw)
-		if d.isInt() {
-			if !st.typeOK(n, tInteger, '0') {
-				return nil
-			}
-		} else if n.types != 0 && n.types&tNumber == 0 {
-			if n.types&tInteger != 0 {
-				st.failf("type", "expected integer, got %s", raw)
-			} else {
-				st.typeOK(n, tNumber, '0')
-			}
+		d, ok := st.numberType(n, raw)
+		if !ok {
 			return nil
 		}
 		before := len(st.violations)

@@ -288,21 +288,9 @@ func (st *state) value1(n *node, depth int) error {
 		if n == nil {
 			return nil
 		}
-		raw := st.data[start:st.pos]
-		d := parseDecimal(raw)
-		if d.isInt() {
-			if !st.typeOK(n, tInteger, '0') {
-				return nil
-			}
-		} else if n.types != 0 && n.types&tNumber == 0 {
-			if n.types&tInteger != 0 {
-				st.failf("type", "expected integer, got %s", raw)
-			} else {
-				st.typeOK(n, tNumber, '0')
-			}
-			return nil
+		if d, ok := st.numberType(n, st.data[start:st.pos]); ok {
+			st.checkNumber(n, d)
 		}
-		st.checkNumber(n, d)
 	case c == 't' || c == 'f' || c == 'n':
 		word := "null"
 		bit := tNull
@@ -618,6 +606,25 @@ func (st *state) composite(n *node, raw []byte, depth int) {
 }
 
 // typeOK checks the value's JSON type, given by its first byte.
+// numberType parses raw, a JSON number, and checks it against n's type,
+// recording a violation; it reports whether the number may be checked
+// further.
+func (st *state) numberType(n *node, raw []byte) (decimal, bool) {
+	d := parseDecimal(raw)
+	if d.isInt() {
+		return d, st.typeOK(n, tInteger, '0')
+	}
+	if n.types != 0 && n.types&tNumber == 0 {
+		if n.types&tInteger != 0 {
+			st.failf("type", "expected integer, got %s", raw)
+		} else {
+			st.typeOK(n, tNumber, '0')
+		}
+		return d, false
+	}
+	return d, true
+}
+
 func (st *state) typeOK(n *node, bit int, c byte) bool {
 	if n.types == 0 || n.types&bit != 0 {
 		return true

@@ -1021,7 +1021,8 @@ func newObject(n int) *jsonnode.Object {
 	return &jsonnode.Object{Members: make([]jsonnode.Member, 0, n)}
 }
 
-// order puts o's members in tidy's order.
+// order puts o's members in tidy's order, in place (through a small
+// buffer): a repeated keyOrder key keeps only its first value.
 func order(o *jsonnode.Object) {
 	if len(o.Members) == 0 {
 		return

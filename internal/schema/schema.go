@@ -295,23 +295,7 @@ func tidy(v any) any {
 		if len(v.Members) == 0 {
 			return v
 		}
-		// Reordered in place (through a small buffer): a repeated
-		// keyOrder key keeps only its first value.
-		var buf [16]jsonnode.Member
-		sorted := buf[:0]
-		for _, k := range keyOrder {
-			if x, ok := v.Get(k); ok {
-				sorted = append(sorted, jsonnode.Member{Key: k, Value: x})
-			}
-		}
-		for _, m := range v.Members {
-			if !slices.Contains(keyOrder, m.Key) {
-				sorted = append(sorted, m)
-			}
-		}
-		n := copy(v.Members, sorted)
-		clear(v.Members[n:])
-		v.Members = v.Members[:n]
+		order(v)
 		subschemas(v, tidy)
 	}
 	return v
