@@ -227,8 +227,8 @@ func endRound(ex *execution, history []chat.Message, execs []ToolExecution, roun
 	direct := len(execs) > 0
 	for i := range execs {
 		e := &execs[i]
-		// In place: chat.ToolMessage, without a copy of the message.
-		history[n+i] = chat.Message{Role: chat.RoleTool, Content: e.Result, ToolCallID: e.Call.ID, ToolName: e.Call.Name, IsError: e.IsError}
+		history[n+i] = chat.ToolMessage(e.Call, e.Result)
+		history[n+i].IsError = e.IsError
 		if e.IsError || !e.ReturnDirect {
 			direct = false
 		}

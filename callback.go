@@ -510,7 +510,8 @@ func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage)
 func (t *funcTool[In, Out]) run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
 	fc := t.setup()
 	c := fc.get()
-	if err := checkArgs(k, t.in, t.def.Name, args, fc.decScratch(c), unsafe.Pointer(&c.in), &c.in); err != nil {
+	dec, _ := fc.scratch(c)
+	if err := checkArgs(k, t.in, t.def.Name, args, dec, unsafe.Pointer(&c.in), &c.in); err != nil {
 		fc.release(c)
 		return "", err
 	}
@@ -536,21 +537,14 @@ func (fc *funcCalls[In, Out]) get() *funcCall[In, Out] {
 	return new(funcCall[In, Out])
 }
 
-// decScratch and encScratch return c's buffers when c is pooled, and nil
-// for a fresh c, whose empty buffers would have to grow: the packages'
-// pooled ones serve it.
-func (fc *funcCalls[In, Out]) decScratch(c *funcCall[In, Out]) *check.Scratch {
+// scratch returns c's decoder and encoder buffers when c is pooled, and
+// nils for a fresh c, whose empty buffers would have to grow: the
+// packages' pooled ones serve it.
+func (fc *funcCalls[In, Out]) scratch(c *funcCall[In, Out]) (*check.Scratch, *encode.Scratch) {
 	if fc.fresh {
-		return nil
+		return nil, nil
 	}
-	return &c.dec
-}
-
-func (fc *funcCalls[In, Out]) encScratch(c *funcCall[In, Out]) *encode.Scratch {
-	if fc.fresh {
-		return nil
-	}
-	return &c.enc
+	return &c.dec, &c.enc
 }
 
 // release clears c's argument and result, dropping what the call
@@ -598,7 +592,8 @@ func (t *funcTool[In, Out]) invokeIn(ctx context.Context, fc *funcCalls[In, Out]
 	case fc.result == resultBytes:
 		return string(*(*[]byte)(p)), nil
 	case fc.result == resultJSON:
-		return encodeResultAt(fc.enc, fc.encScratch(c), p)
+		_, enc := fc.scratch(c)
+		return encodeResultAt(fc.enc, enc, p)
 	}
 	return ConvertResult(c.out)
 }

@@ -177,12 +177,21 @@ func (s *toolSet) find(name string) Tool {
 		}
 	default:
 		for _, t := range s.tools {
-			if bt, ok := t.(builtTool); ok && bt.core().def.Name == name || !ok && t.Definition().Name == name {
+			if toolName(t) == name {
 				return t
 			}
 		}
 	}
 	return nil
+}
+
+// toolName returns t's name; a tool this package built gives it without
+// a copy of its definition.
+func toolName(t Tool) string {
+	if bt, ok := t.(builtTool); ok {
+		return bt.core().def.Name
+	}
+	return t.Definition().Name
 }
 
 // sameTools reports whether a and b hold the same tool values, in order
