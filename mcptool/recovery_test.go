@@ -257,6 +257,64 @@ func serveOn(t *testing.T, ln net.Listener, h http.Handler) (stop func()) {
 	return stop
 }
 
+// connTracker records the connections a client dialled.
+type connTracker struct {
+	mu    sync.Mutex
+	conns []*trackedConn
+}
+
+type trackedConn struct {
+	net.Conn
+	closed atomic.Bool
+}
+
+func (c *trackedConn) Close() error {
+	c.closed.Store(true)
+	return c.Conn.Close()
+}
+
+// trackedClient is httpClient whose connections are recorded.
+func trackedClient(t *testing.T) (*http.Client, *connTracker) {
+	hc := httpClient(t)
+	tr := hc.Transport.(*http.Transport)
+	dial := tr.DialContext
+	ct := &connTracker{}
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		tc := &trackedConn{Conn: c}
+		ct.mu.Lock()
+		ct.conns = append(ct.conns, tc)
+		ct.mu.Unlock()
+		return tc, nil
+	}
+	return hc, ct
+}
+
+// connSet is the connections dialled up to a moment.
+type connSet []*trackedConn
+
+func (ct *connTracker) snapshot() connSet {
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
+	return slices.Clone(ct.conns)
+}
+
+// waitClosed waits until the client has closed every connection of s.
+func (s connSet) waitClosed(t *testing.T) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		for _, c := range s {
+			if !c.closed.Load() {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, time.Millisecond, "the client still holds a connection to the stopped server")
+}
+
 // sumTwice is a model asking for a sum in each of two calls.
 func sumTwice() *tt.Model {
 	return tt.NewModel(
@@ -301,7 +359,7 @@ func TestRestartedHTTPServer(t *testing.T) {
 	stop := serveOn(t, ln, handler(servers[0]))
 
 	var reported errorLog
-	hc := httpClient(t)
+	hc, conns := trackedClient(t)
 	c := connect(t, mcptool.Server{Name: "http", URL: "http://" + addr, HTTPClient: hc, OnError: reported.add})
 	model := sumTwice()
 	client := toolcall.NewClient(model, toolcall.WithToolset(c))
@@ -310,14 +368,17 @@ func TestRestartedHTTPServer(t *testing.T) {
 	requireResult(t, resp, "3")
 	require.Equal(t, int32(1), runs[0].Load())
 
+	old := conns.snapshot()
 	stop()
 	closeSessions(servers[0])
 	// net/http does not send a POST again on a kept-alive connection
-	// that the server closed before the client noticed ("rejected by
-	// transport: Post ...: EOF", which may or may not have reached the
-	// server, so it is not resent): drop them, as the client would have
-	// seen them closed by a restart that took more than a moment.
-	hc.CloseIdleConnections()
+	// that the server closed before the client noticed ("server closed
+	// idle connection": it may or may not have reached the server, so
+	// it is not resent). A response the go-sdk still reads when the call
+	// has returned puts its connection back late, so wait until the
+	// client has seen every connection to the old server closed, as it
+	// would have by a restart that took more than a moment.
+	old.waitClosed(t)
 	ln, err = net.Listen("tcp", addr)
 	require.NoError(t, err, "the same address")
 	serveOn(t, ln, handler(servers[1]))
