@@ -120,6 +120,9 @@ func TestFuncToolStorage(t *testing.T) {
 		Tags []string `json:"tags"`
 		Spy  spy      `json:"spy"`
 	}
+	spyMu.Lock()
+	spySeen = nil // an earlier run's (go test -count)
+	spyMu.Unlock()
 	tool, err := toolcall.NewFunc("spy", "Spy", func(_ context.Context, in args) (args, error) { return in, nil })
 	require.NoError(t, err)
 	for i := range 20 {
