@@ -11,6 +11,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/toolcall-go/toolcall/internal/jsonnode"
+	"github.com/toolcall-go/toolcall/internal/tagcheck"
 )
 
 // The walker builds the schema as it checks the type: one walk per type.
@@ -278,40 +279,13 @@ type tagSet struct {
 // each of them.
 func readTags(tag reflect.StructTag) (ts tagSet) {
 	var found uint8
-	for tag != "" && found != 15 {
-		// Skip leading space.
-		i := 0
-		for i < len(tag) && tag[i] == ' ' {
-			i++
+	rest := string(tag)
+	for rest != "" && found != 15 {
+		name, qvalue, r, err := tagcheck.Next(rest)
+		if err != nil || name == "" {
+			break // Lookup stops where the tag is malformed
 		}
-		tag = tag[i:]
-		if tag == "" {
-			break
-		}
-		// Scan to colon. A space, a quote or a control character is a
-		// syntax error.
-		i = 0
-		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
-			i++
-		}
-		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
-			break
-		}
-		name := string(tag[:i])
-		tag = tag[i+1:]
-		// Scan quoted string to find value.
-		i = 1
-		for i < len(tag) && tag[i] != '"' {
-			if tag[i] == '\\' {
-				i++
-			}
-			i++
-		}
-		if i >= len(tag) {
-			break
-		}
-		qvalue := string(tag[:i+1])
-		tag = tag[i+1:]
+		rest = r
 		var bit uint8
 		var dst *string
 		switch name {

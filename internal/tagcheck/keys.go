@@ -40,45 +40,59 @@ func Keys(tag reflect.StructTag, known []string) error {
 func tagKeys(tag string) ([]string, error) {
 	var keys []string
 	for tag != "" {
-		i := 0
-		for i < len(tag) && tag[i] == ' ' {
-			i++
-		}
-		if i == 0 && len(keys) > 0 {
+		if len(keys) > 0 && tag[0] != ' ' {
 			return nil, fmt.Errorf("malformed struct tag: key:\"value\" pairs must be separated by spaces at %q", tag)
 		}
-		tag = tag[i:]
-		if tag == "" {
+		key, quoted, rest, err := Next(tag)
+		if err != nil {
+			return nil, err
+		}
+		if key == "" {
 			break
 		}
-		// A key ends at a colon; a space, a quote or a control character
-		// inside it is a syntax error.
-		i = 0
-		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
-			i++
+		if _, err := strconv.Unquote(quoted); err != nil {
+			return nil, fmt.Errorf("malformed struct tag: value of key %q is not a valid Go string: %s", key, quoted)
 		}
-		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
-			return nil, fmt.Errorf("malformed struct tag: want key:\"value\" at %q", tag)
-		}
-		name := tag[:i]
-		tag = tag[i+1:]
-		i = 1
-		for i < len(tag) && tag[i] != '"' {
-			if tag[i] == '\\' {
-				i++
-			}
-			i++
-		}
-		if i >= len(tag) {
-			return nil, fmt.Errorf("malformed struct tag: unterminated value of key %q", name)
-		}
-		if _, err := strconv.Unquote(tag[:i+1]); err != nil {
-			return nil, fmt.Errorf("malformed struct tag: value of key %q is not a valid Go string: %s", name, tag[:i+1])
-		}
-		tag = tag[i+1:]
-		keys = append(keys, name)
+		tag = rest
+		keys = append(keys, key)
 	}
 	return keys, nil
+}
+
+// Next reads the first key:"value" pair of tag as reflect.StructTag.Lookup
+// does: spaces before it are skipped, a key ends at a colon and may not
+// hold a space, a quote or a control character, and a value ends at its
+// first unescaped quote. It returns the key, the value still quoted and
+// the rest of tag; an empty key and no error when tag holds only spaces,
+// and an error that says why where Lookup would stop.
+func Next(tag string) (key, quoted, rest string, err error) {
+	i := 0
+	for i < len(tag) && tag[i] == ' ' {
+		i++
+	}
+	tag = tag[i:]
+	if tag == "" {
+		return "", "", "", nil
+	}
+	i = 0
+	for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
+		i++
+	}
+	if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+		return "", "", "", fmt.Errorf("malformed struct tag: want key:\"value\" at %q", tag)
+	}
+	key, tag = tag[:i], tag[i+1:]
+	i = 1
+	for i < len(tag) && tag[i] != '"' {
+		if tag[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	if i >= len(tag) {
+		return "", "", "", fmt.Errorf("malformed struct tag: unterminated value of key %q", key)
+	}
+	return key, tag[:i+1], tag[i+1:], nil
 }
 
 // Suggest returns the candidate closest to word, or "" when none is within
