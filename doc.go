@@ -111,8 +111,10 @@
 // (the strict variant does). time.Duration parameters take strings such as
 // "1h30m". Tags fail closed too: an unknown key in a [Method] tag, an
 // unknown keyword in a jsonschema tag, a keyword that does not apply to the
-// field's type, and a tag piece without "=" (an unescaped comma) are
-// definition errors.
+// field's type, a tag piece without "=" (an unescaped comma) and a
+// parameter's tag key that looks meant for this package but is not read
+// (json_schema, jsonschem, JSON) are definition errors; other packages'
+// keys (bson, yaml, validate...) are left alone.
 //
 // Results become text by [ConvertResult]: strings and json.RawMessage as
 // they are, a tool with no result value sends "Success", anything else is

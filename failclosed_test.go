@@ -56,6 +56,12 @@ type (
 	tagBadType struct {
 		N int `json:"n" jsonschema:"type=strnig"`
 	}
+	tagKeyTypo struct {
+		Sort string `json:"sort" json_schema:"enum=top,enum=new"`
+	}
+	tagJSONCase struct {
+		Name string `JSON:"name"`
+	}
 	tagExtras struct {
 		S string `json:"s" jsonschema_extras:"minLenght=3"`
 	}
@@ -83,6 +89,19 @@ type (
 
 func (methodTagTypo) Do() string  { return "" }
 func (methodTagTypo2) Do() string { return "" }
+
+// Other packages' tag keys beside json's and jsonschema's are no mistake.
+func TestOtherPackagesTagKeys(t *testing.T) {
+	t.Parallel()
+	type args struct {
+		Name  string `json:"name" bson:"name" yaml:"name" xml:"name" db:"name" validate:"required" mapstructure:"name" gorm:"column:name"`
+		Count int    `json:"count" jsonschema:"minimum=1" form:"count" binding:"required" msgpack:"count" toml:"count"`
+	}
+	tool, err := toolcall.NewFunc("f", "f", func(_ context.Context, in args) (string, error) { return in.Name, nil })
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"type":"object","properties":{"name":{"type":"string"},"count":{"type":"integer","minimum":1}},"required":["name","count"],"additionalProperties":false}`,
+		string(tool.Definition().InputSchema))
+}
 
 // What the checks cannot enforce is refused when the tool is defined, with a
 // *DefinitionError naming the tool, the parameter path and the keyword.
@@ -144,6 +163,8 @@ func TestRefusedAtDefinition(t *testing.T) {
 		{"tag: lookahead pattern", typedTool[tagLookahead](), `toolcall: tool "f": parameter path: invalid tool: schema keyword "pattern": pattern "^(?!\.\.).*$" is not supported: Go's regexp (RE2) has no lookahead, lookbehind or backreferences; write it without them`, "path"},
 		{"tag: bad number", typedTool[tagBadNumber](), `toolcall: tool "f": parameter n: invalid tool: jsonschema tag: minimum=abc is not a number`, "n"},
 		{"tag: bad type", typedTool[tagBadType](), `toolcall: tool "f": parameter n: invalid tool: jsonschema tag: type=strnig: "strnig" is not a JSON Schema type (did you mean "string"?)`, "n"},
+		{"tag: misspelled key", typedTool[tagKeyTypo](), `toolcall: tool "f": parameter sort: invalid tool: tag key "json_schema" is not read (did you mean "jsonschema"?)`, "sort"},
+		{"tag: json in capitals", typedTool[tagJSONCase](), `toolcall: tool "f": parameter Name: invalid tool: tag key "JSON" is not read (did you mean "json"?)`, "Name"},
 		{"tag: extras keyword", typedTool[tagExtras](), `toolcall: tool "f": parameter s: invalid tool: schema keyword "minLenght": unknown keyword; did you mean "minLength"?`, "s"},
 		{"tag: nested field", typedTool[tagNested](), `toolcall: tool "f": parameter inner.n: invalid tool: jsonschema tag: "minLength" applies to strings, not int`, "inner.n"},
 		{"tag: bare readOnly", typedTool[tagBareReadOnly](), `toolcall: tool "f": parameter s: invalid tool: jsonschema tag: "readOnly" needs a value (readOnly=true); invopop ignores it alone`, "s"},

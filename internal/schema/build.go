@@ -273,6 +273,9 @@ func (w *walker) scalar(k reflect.Kind) *sch {
 type tagSet struct {
 	json, schema, desc, extras string
 	hasSchema, hasDesc         bool
+	// misspelt is the first key that is not read but looks meant to be
+	// (see tagcheck.MeantKey), and meant that key.
+	misspelt, meant string
 }
 
 // readTags reads f's tags in one pass, as reflect.StructTag.Lookup would
@@ -280,7 +283,7 @@ type tagSet struct {
 func readTags(tag reflect.StructTag) (ts tagSet) {
 	var found uint8
 	rest := string(tag)
-	for rest != "" && found != 15 {
+	for rest != "" {
 		name, qvalue, r, err := tagcheck.Next(rest)
 		if err != nil || name == "" {
 			break // Lookup stops where the tag is malformed
@@ -298,6 +301,11 @@ func readTags(tag reflect.StructTag) (ts tagSet) {
 		case "jsonschema_extras":
 			bit, dst = 8, &ts.extras
 		default:
+			if ts.misspelt == "" {
+				if meant := tagcheck.MeantKey(name); meant != "" {
+					ts.misspelt, ts.meant = name, meant
+				}
+			}
 			continue
 		}
 		if found&bit != 0 {

@@ -265,6 +265,9 @@ func (w *walker) fields(t reflect.Type, path string, owner reflect.Type, embedde
 		} else if path != "" {
 			fp = path + "." + name
 		}
+		if tags.misspelt != "" {
+			return &Error{Path: fp, Msg: fmt.Sprintf("tag key %q is not read (did you mean %q?)", tags.misspelt, tags.meant), Tag: true}
+		}
 		if tags.hasSchema && f.IsExported() {
 			// The field as invopop will read it: its json options and
 			// our Mapper can change the schema type the tag applies to.

@@ -3,6 +3,7 @@ package tagcheck
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -93,6 +94,26 @@ func Next(tag string) (key, quoted, rest string, err error) {
 		return "", "", "", fmt.Errorf("malformed struct tag: unterminated value of key %q", key)
 	}
 	return key, tag[:i+1], tag[i+1:], nil
+}
+
+// schemaKeys are the tag keys invopop/jsonschema reads besides json.
+var schemaKeys = []string{"jsonschema", "jsonschema_description", "jsonschema_extras"}
+
+// MeantKey returns the key a struct tag key that is not read was probably
+// meant to be: json in another case ("JSON"), or a key within two edits of
+// one of invopop/jsonschema's ("json_schema", "jsonschem"); "" for any
+// other key, which is another package's (bson is one edit from json, so
+// only json's case is a typo of it).
+func MeantKey(key string) string {
+	switch {
+	case key == "json" || slices.Contains(schemaKeys, key):
+		return ""
+	case strings.EqualFold(key, "json"):
+		return "json"
+	case len(key) < len("jsonschema")-2:
+		return ""
+	}
+	return Suggest(key, schemaKeys)
 }
 
 // Suggest returns the candidate closest to word, or "" when none is within

@@ -93,3 +93,18 @@ func TestKeysMatchesLookup(t *testing.T) {
 	}
 	assert.Equal(t, []string{"tool", "name", "description"}, keys)
 }
+
+func TestMeantKey(t *testing.T) {
+	for key, want := range map[string]string{
+		"JSON": "json", "Json": "json", "json_schema": "jsonschema", "jsonschem": "jsonschema",
+		"jsonSchema": "jsonschema", "JSONSchema": "jsonschema", "jsonshcema": "jsonschema",
+		"jsonschema_extra": "jsonschema_extras", "jsonschema_descripton": "jsonschema_description",
+		// Read, or another package's.
+		"json": "", "jsonschema": "", "jsonschema_description": "", "jsonschema_extras": "",
+		"bson": "", "yaml": "", "xml": "", "toml": "", "db": "", "validate": "", "mapstructure": "",
+		"gorm": "", "form": "", "query": "", "binding": "", "msgpack": "", "protobuf": "", "example": "",
+		"default": "", "description": "", "jsonb": "", "js": "", "schema": "",
+	} {
+		assert.Equal(t, want, MeantKey(key), key)
+	}
+}
