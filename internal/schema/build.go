@@ -273,8 +273,8 @@ func (w *walker) scalar(k reflect.Kind) *sch {
 type tagSet struct {
 	json, schema, desc, extras string
 	hasSchema, hasDesc         bool
-	// misspelt is the first key that is not read but looks meant to be
-	// (see tagcheck.MeantKey), and meant that key.
+	// misspelt is the first key not read that looks meant for one that is
+	// (tagcheck.MeantKey); meant is that one.
 	misspelt, meant string
 }
 
