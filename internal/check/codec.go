@@ -79,33 +79,37 @@ func isIntegerError(err error) bool {
 }
 
 // integralNumbers rewrites numbers such as 2.0 or 1e3 as integers. It
-// reports false when nothing changed.
+// reports false when nothing changed. The other bytes are kept as they
+// are, so a json.RawMessage gets the arguments' own text either way.
 func integralNumbers(args []byte) ([]byte, bool) {
 	dec := jsontext.NewDecoder(bytes.NewReader(args))
-	var out bytes.Buffer
-	enc := jsontext.NewEncoder(&out)
-	changed := false
+	var out []byte
+	kept := 0 // args[:kept] is in out
 	for {
 		tok, err := dec.ReadToken()
 		if err != nil {
 			break
 		}
-		if tok.Kind() == '0' {
-			raw := tok.String()
-			if strings.ContainsAny(raw, ".eE") {
-				// Exactly an integer, not one only as rounded to a float64
-				// (4503599627370496.25 is not, and neither is 1e-400).
-				if v, ok := parseDecimal([]byte(raw)).int64(); ok && v < 1<<53 && v > -(1<<53) {
-					tok = jsontext.Int(v)
-					changed = true
-				}
-			}
+		if tok.Kind() != '0' {
+			continue
 		}
-		if err := enc.WriteToken(tok); err != nil {
-			return nil, false
+		raw := tok.String()
+		if !strings.ContainsAny(raw, ".eE") {
+			continue
+		}
+		// Exactly an integer, not one only as rounded to a float64
+		// (4503599627370496.25 is not, and neither is 1e-400).
+		if v, ok := parseDecimal([]byte(raw)).int64(); ok && v < 1<<53 && v > -(1<<53) {
+			end := int(dec.InputOffset())
+			out = append(out, args[kept:end-len(raw)]...)
+			out = strconv.AppendInt(out, v, 10)
+			kept = end
 		}
 	}
-	return out.Bytes(), changed
+	if out == nil {
+		return nil, false
+	}
+	return append(out, args[kept:]...), true
 }
 
 // violationOf turns a decoding error into a message for the model.
