@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/toolcall-go/toolcall/internal/check"
@@ -197,56 +197,10 @@ func planCompare(pf *planFuzz, b []byte) string {
 // in a json.RawMessage too, where the plan, like encoding/json, keeps the
 // arguments' text: the same JSON value either way.
 func planSameRaw(coded, planned *pzArgs) {
-	if !bytes.Equal(coded.Raw, planned.Raw) && sameJSON(coded.Raw, planned.Raw) {
+	a, b := jsontext.Value(bytes.Clone(coded.Raw)), jsontext.Value(bytes.Clone(planned.Raw))
+	if a.Canonicalize() == nil && b.Canonicalize() == nil && bytes.Equal(a, b) {
 		coded.Raw = bytes.Clone(planned.Raw) // a copy: the check below that nothing aliases the arguments still holds
 	}
-}
-
-// sameJSON reports whether a and b are the same JSON value, numbers
-// compared exactly by value.
-func sameJSON(a, b []byte) bool {
-	decode := func(raw []byte) (any, bool) {
-		d := json.NewDecoder(bytes.NewReader(raw))
-		d.UseNumber()
-		var v any
-		return v, d.Decode(&v) == nil
-	}
-	va, oka := decode(a)
-	vb, okb := decode(b)
-	return oka && okb && sameValue(va, vb)
-}
-
-func sameValue(a, b any) bool {
-	switch a := a.(type) {
-	case json.Number:
-		b, ok := b.(json.Number)
-		x, okx := new(big.Rat).SetString(string(a))
-		y, oky := new(big.Rat).SetString(string(b))
-		return ok && okx && oky && x.Cmp(y) == 0
-	case []any:
-		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !sameValue(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for k, v := range a {
-			if w, ok := b[k]; !ok || !sameValue(v, w) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
 }
 
 // planFixRaw accounts for encoding/json's json.RawMessage holding "null"
