@@ -165,6 +165,7 @@ func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paus
 	execs := make([]ToolExecution, len(reply.ToolCalls))
 	// The history the round ends with: a copy, which p does not share.
 	hist := append(make([]chat.Message, 0, n+len(execs)+1), p.History...)
+	var abort error
 	for i, call := range reply.ToolCalls {
 		if j := slices.IndexFunc(p.Done, func(e ToolExecution) bool { return e.Call.ID == call.ID }); j >= 0 {
 			execs[i] = p.Done[j]
@@ -179,18 +180,19 @@ func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paus
 			execs[i] = ToolExecution{Call: call, Round: p.Round, Err: &pauseError{reason: p.Pending[j].Reason}}
 			continue
 		}
-		if err := m.executeOne(ctx, cfg, set, call, p.History, p.Round, &d, &execs[i]); err != nil {
+		if abort = m.executeOne(ctx, cfg, set, call, p.History, p.Round, &d, &execs[i]); abort != nil {
 			for k := i + 1; k < len(execs); k++ {
 				execs[k] = notRun(reply.ToolCalls[k], p.Round)
 			}
-			ex := new(execution)
-			endRound(ex, hist, execs, p.Round)
-			return ex, err
+			break
 		}
 	}
 	ex := new(execution)
 	endRound(ex, hist, execs, p.Round)
-	if ex.paused != nil {
+	switch {
+	case abort != nil:
+		return ex, abort
+	case ex.paused != nil:
 		return ex, ex.paused
 	}
 	return ex, nil
