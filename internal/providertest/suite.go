@@ -90,8 +90,16 @@ func send(ctx context.Context, m chat.StreamingModel, stream bool) (*chat.Respon
 	return resp, deltas, err
 }
 
-// TestRetries runs the tests of a provider's retries.
-func TestRetries(t *testing.T, p Provider) {
+// Run runs the tests every provider passes: its retries, its default
+// client's connection reuse and its empty answers.
+func Run(t *testing.T, p Provider) {
+	t.Run("Retries", p.retries)
+	t.Run("DefaultClientReusesConnections", p.defaultClientReusesConnections)
+	t.Run("EmptyAnswer", p.emptyAnswer)
+}
+
+// retries runs the tests of a provider's retries.
+func (p Provider) retries(t *testing.T) {
 	t.Run("Statuses", p.retryStatuses)
 	t.Run("ResetConnection", p.retryResetConnection)
 	t.Run("RefusedConnection", p.retryRefusedConnection)
@@ -392,12 +400,12 @@ func (p Provider) attemptsInHooks(t *testing.T) {
 	assert.Contains(t, log.String(), "Attempts:3")
 }
 
-// TestDefaultClientReusesConnections: 4,000 calls, 32 at a time, through
+// defaultClientReusesConnections: 4,000 calls, 32 at a time, through
 // the default HTTP client (Config.HTTPClient nil) open at most 48 TCP
 // connections, about one per call in flight. Go's default transport keeps
 // 2 idle connections per host, and with it such a run opened from 95 to
 // 1,599 connections.
-func TestDefaultClientReusesConnections(t *testing.T, p Provider) {
+func (p Provider) defaultClientReusesConnections(t *testing.T) {
 	const calls, concurrency, maxConns = 4000, 32, 48
 	srv, opened := CountConns(t, p.OKChat)
 	t.Cleanup(httpline.DefaultClient().CloseIdleConnections) // before srv.Close
@@ -416,9 +424,9 @@ func TestDefaultClientReusesConnections(t *testing.T, p Provider) {
 	t.Logf("%d calls, %d at a time: %d connections", calls, concurrency, opened())
 }
 
-// TestEmptyAnswer: a reply with no text and no calls (p.Unoffered) gives
+// emptyAnswer: a reply with no text and no calls (p.Unoffered) gives
 // the caller ErrEmptyAnswer, not an empty answer.
-func TestEmptyAnswer(t *testing.T, p Provider) {
+func (p Provider) emptyAnswer(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(p.Unoffered)
 	t.Cleanup(srv.Close)

@@ -38,10 +38,4 @@ func suite(t *testing.T) providertest.Provider {
 	}
 }
 
-func TestRetries(t *testing.T) { providertest.TestRetries(t, suite(t)) }
-
-func TestDefaultClientReusesConnections(t *testing.T) {
-	providertest.TestDefaultClientReusesConnections(t, suite(t))
-}
-
-func TestEmptyAnswer(t *testing.T) { providertest.TestEmptyAnswer(t, suite(t)) }
+func TestProviderSuite(t *testing.T) { providertest.Run(t, suite(t)) }
