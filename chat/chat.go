@@ -172,9 +172,18 @@ const (
 
 // Usage counts tokens. Providers that do not report usage leave it zero.
 type Usage struct {
+	// PromptTokens counts the whole prompt, cached tokens included.
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// CacheReadTokens are the prompt tokens read from the provider's
+	// prompt cache; CacheWriteTokens those written to it (providers that
+	// charge for cache writes report them). Both are part of PromptTokens.
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	// ReasoningTokens are the completion tokens spent on reasoning, part
+	// of CompletionTokens.
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
 }
 
 // Add returns the sum of u and v.
@@ -183,6 +192,9 @@ func (u Usage) Add(v Usage) Usage {
 		PromptTokens:     u.PromptTokens + v.PromptTokens,
 		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
 		TotalTokens:      u.TotalTokens + v.TotalTokens,
+		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
+		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
+		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
 	}
 }
 

@@ -37,7 +37,10 @@ type ProviderError struct {
 	// other fields describe the last one. It is 0 when no request was
 	// sent, as for a request that cannot be built.
 	Attempts int
-	Err      error
+	// RequestID is the id the server gave the request (a request-id or
+	// x-request-id header), for its support; empty when it gave none.
+	RequestID string
+	Err       error
 }
 
 // Error reads "provider: HTTP status: model: cause: message (retry after d,
