@@ -99,18 +99,25 @@ func Next(tag string) (key, quoted, rest string, err error) {
 // schemaKeys are the tag keys invopop/jsonschema reads besides json.
 var schemaKeys = []string{"jsonschema", "jsonschema_description", "jsonschema_extras"}
 
+// otherJSONish are other packages' tag keys one edit from json: bson
+// (MongoDB) and yson (YTsaurus). A key on this list is not a typo of json.
+var otherJSONish = []string{"bson", "yson"}
+
 // MeantKey returns the key a struct tag key that is not read was probably
-// meant to be: json in another case ("JSON"), or a key within two edits of
-// one of invopop/jsonschema's ("json_schema", "jsonschem"); "" for any
-// other key, which is another package's (bson is one edit from json, so
-// only json's case is a typo of it).
+// meant to be: json for a key one edit or transposition from it in any case
+// ("josn", "jsn", "son", "JSON"), unless another package reads that key
+// (otherJSONish); or one of invopop/jsonschema's keys for a key within two
+// edits of it ("json_schema", "jsonschem"). Any other key is another
+// package's, and "" is returned.
 func MeantKey(key string) string {
-	switch {
-	case key == "json" || slices.Contains(schemaKeys, key):
+	if key == "json" || slices.Contains(schemaKeys, key) {
 		return ""
-	case strings.EqualFold(key, "json"):
+	}
+	lower := strings.ToLower(key)
+	if lower == "json" || (osa([]rune(lower), []rune("json")) == 1 && !slices.Contains(otherJSONish, lower)) {
 		return "json"
-	case len(key) < len("jsonschema")-2:
+	}
+	if len(key) < len("jsonschema")-2 {
 		return ""
 	}
 	return Suggest(key, schemaKeys)

@@ -99,12 +99,26 @@ func TestMeantKey(t *testing.T) {
 		"JSON": "json", "Json": "json", "json_schema": "jsonschema", "jsonschem": "jsonschema",
 		"jsonSchema": "jsonschema", "JSONSchema": "jsonschema", "jsonshcema": "jsonschema",
 		"jsonschema_extra": "jsonschema_extras", "jsonschema_descripton": "jsonschema_description",
-		// Read, or another package's.
-		"json": "", "jsonschema": "", "jsonschema_description": "", "jsonschema_extras": "",
-		"bson": "", "yaml": "", "xml": "", "toml": "", "db": "", "validate": "", "mapstructure": "",
-		"gorm": "", "form": "", "query": "", "binding": "", "msgpack": "", "protobuf": "", "example": "",
-		"default": "", "description": "", "jsonb": "", "js": "", "schema": "",
+		// One edit or transposition from json, in any case.
+		"josn": "json", "jsno": "json", "sjon": "json", "jsn": "json", "son": "json", "jso": "json",
+		"jon": "json", "jsonn": "json", "jjson": "json", "jsom": "json", "jspn": "json", "JOSN": "json",
+		"Jsn": "json", "jsonb": "json", "json5": "json",
 	} {
 		assert.Equal(t, want, MeantKey(key), key)
+	}
+}
+
+// Keys that this package reads, and keys other packages read, some of them
+// one edit from json (bson, yson), are not typos.
+func TestMeantKeyOtherPackages(t *testing.T) {
+	for _, key := range []string{
+		"json", "jsonschema", "jsonschema_description", "jsonschema_extras",
+		"bson", "BSON", "yson", "yaml", "yml", "xml", "toml", "db", "validate", "form", "mapstructure",
+		"gorm", "query", "binding", "msgpack", "protobuf", "cbor", "env", "envconfig", "csv", "url",
+		"uri", "header", "param", "hcl", "ini", "avro", "dynamodbav", "datastore", "firestore",
+		"bigquery", "spanner", "sql", "pg", "bun", "ch", "asn1", "example", "default", "description",
+		"js", "schema", "jsonapi", "jsonld",
+	} {
+		assert.Empty(t, MeantKey(key), key)
 	}
 }
