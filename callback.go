@@ -36,6 +36,8 @@ import (
 //   - description: what the tool does, for the model; default the tool name.
 //   - returnDirect: "true" sends the result straight to the caller.
 //   - strict: "true" uses the strict schema variant (see [WithStrict]).
+//   - approval: "true" makes each call wait for a decision (see
+//     [WithApproval]).
 //   - timeout: a duration such as "2s" bounding each call (see [WithTimeout]).
 //   - converter: the name of a method of the same type with signature
 //     func(any) (string, error) that converts the result.
@@ -43,6 +45,22 @@ import (
 //     separated by ";" (or "," when no entry has a description). An entry is
 //     "name", "name: description", or "name?" / "name?: description" for an
 //     optional parameter. Example: params:"a: first addend; b: second addend".
+//
+// The fields of a parameter struct (a method's, or the In of [NewFunc]) may
+// have these tag keys:
+//
+//   - json: the parameter's name and options, as encoding/json reads them;
+//     "-" leaves the field out, omitempty or omitzero makes it optional.
+//   - jsonschema: schema keywords, as invopop/jsonschema reads them, e.g.
+//     jsonschema:"minimum=1,maximum=10"; "required" and "nullable" too.
+//   - jsonschema_description: the parameter's description, taken whole (a
+//     comma needs no escaping).
+//   - jsonschema_extras: more schema keywords as key=value pairs.
+//
+// A key not listed here is an error in a Method tag. In a parameter's tag,
+// a key that looks like a misspelling of one (JSON, josn, json_schema) is
+// an error, and other packages' keys (bson, yaml, validate...) are left
+// alone.
 //
 // Accepted method signatures: an optional context.Context first; then no
 // parameters, one struct whose fields are the parameters, or parameters
