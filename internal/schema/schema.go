@@ -7,7 +7,7 @@
 // grammar of github.com/invopop/jsonschema, and the schema is the one
 // invopop's Reflector would give, reshaped. The few features that hand
 // invopop's own *jsonschema.Schema to the type's code to change (such as
-// JSONSchemaExtend) are left to invopop itself (see build.go).
+// JSONSchemaExtend) are left to invopop itself (see sch.go).
 package schema
 
 import (

@@ -11,7 +11,7 @@ import (
 )
 
 // walker checks that every part of an argument type can be expressed in
-// JSON, finds the recursive types, and builds the schema (see build.go).
+// JSON, finds the recursive types, and builds the schema (see sch.go).
 // Argument types hold a handful of structs, so it keeps them in slices,
 // which beat maps at that size.
 type walker struct {
@@ -22,7 +22,7 @@ type walker struct {
 	slab        []sch
 	hasDuration bool
 	embedding   bool // the next struct walked is embedded: its fields merge into the outer one
-	legacy      bool // the type needs invopop's own reflection (see build.go)
+	legacy      bool // the type needs invopop's own reflection (see sch.go)
 }
 
 // walkedStruct is a named struct type met in the walk, in the order met,
