@@ -1,0 +1,208 @@
+package check
+
+import (
+	"reflect"
+	"unsafe"
+)
+
+func (st *state) decodeStruct(p *Plan, ptr unsafe.Pointer, depth int) error {
+	// members, with the member's handling inline. A name that is a field's
+	// is told from a duplicate by a bit per field; other names go through
+	// st.keys as in members.
+	n := p.check
+	start := st.pos
+	var seen seenSet
+	var fieldSeen uint64
+	bits := len(p.fields) <= 64
+	hint, count := 0, 0
+	st.pos++ // '{'
+	base := len(st.keys)
+	var set map[string]struct{}
+	st.ws()
+	if st.pos < len(st.data) && st.data[st.pos] == '}' {
+		st.pos++
+	} else {
+		for {
+			// The name of the field expected next, as it is written, is
+			// read without scanning the string; any other name is read
+			// and looked up.
+			var (
+				name []byte
+				at   span
+				err  error
+			)
+			i := -1
+			st.ws()
+			if hint < len(p.fields) {
+				q := p.fields[hint].quoted
+				if end := st.pos + len(q); q != "" && end <= len(st.data) && string(st.data[st.pos:end]) == q {
+					at = span{start: st.pos + 1, end: end - 1}
+					name, i = st.data[at.start:at.end], hint
+					st.pos = end
+				}
+			}
+			if i < 0 {
+				if name, _, at, err = st.memberName(); err != nil {
+					return err
+				}
+				i = p.field(name, hint)
+			}
+			if i >= 0 && bits {
+				if fieldSeen&(1<<i) != 0 {
+					return st.duplicate(at)
+				}
+				fieldSeen |= 1 << i
+			} else if err := st.unique(base, &set, name, at); err != nil {
+				return err
+			}
+			if err := st.colon(); err != nil {
+				return err
+			}
+			count++
+			st.push(keySeg(at))
+			switch {
+			case i < 0:
+				err = st.value(st.memberSchema(n, name, &seen), depth+1)
+			case p.fields[i].inProps:
+				f := &p.fields[i]
+				hint = i + 1
+				if f.track >= 0 {
+					seen.set(f.track)
+				}
+				err = st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
+			default:
+				f := &p.fields[i]
+				hint = i + 1
+				st.memberSchema(n, name, &seen)
+				err = st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
+			}
+			if err != nil {
+				return err
+			}
+			st.path = st.path[:len(st.path)-1]
+			if done, err := st.next('}'); err != nil {
+				return err
+			} else if done {
+				break
+			}
+		}
+		st.keys = st.keys[:base]
+	}
+	st.objectEnd(n, &seen, count, st.data[start:st.pos], depth)
+	return nil
+}
+
+// growerOf returns the grow function of slices of elem, or nil. Only
+// unnamed types qualify: the slice at ptr is then exactly a []T.
+func growerOf(elem reflect.Type) func(unsafe.Pointer, int) {
+	switch elem {
+	case reflect.TypeFor[string]():
+		return grow[string]
+	case reflect.TypeFor[int]():
+		return grow[int]
+	case reflect.TypeFor[int64]():
+		return grow[int64]
+	case reflect.TypeFor[int32]():
+		return grow[int32]
+	case reflect.TypeFor[float64]():
+		return grow[float64]
+	case reflect.TypeFor[bool]():
+		return grow[bool]
+	}
+	return nil
+}
+
+func grow[T any](ptr unsafe.Pointer, n int) {
+	s := (*[]T)(ptr)
+	g := make([]T, len(*s), n)
+	copy(g, *s)
+	*s = g
+}
+
+// sliceHeader is the layout of a slice.
+type sliceHeader struct {
+	data unsafe.Pointer
+	len  int
+	cap  int
+}
+
+// emptyArray is where the data of an empty, non-nil slice points.
+var emptyArray [0]uint64
+
+// decodeSlice appends the array's items to the slice at ptr in place: its
+// header is read and written through ptr, the items are decoded where
+// they lie, and only growing the backing array goes through reflect.
+func (st *state) decodeSlice(p *Plan, ptr unsafe.Pointer, depth int) error {
+	st.pos++ // '['
+	h := (*sliceHeader)(ptr)
+	count := 0
+	st.ws()
+	if st.pos < len(st.data) && st.data[st.pos] == ']' {
+		st.pos++
+		h.data, h.len, h.cap = unsafe.Pointer(&emptyArray), 0, 0
+	} else {
+		size := p.elem.typ.Size()
+		// Items of the backing array the slice came with may hold values;
+		// those of arrays grown here start zero.
+		reused := h.cap
+		h.len = 0
+		for {
+			if count == h.cap {
+				if p.grow != nil {
+					p.grow(ptr, max(4, 2*count))
+				} else {
+					reflect.NewAt(p.typ, ptr).Elem().Grow(max(4, count))
+				}
+			}
+			h.len = count + 1
+			el := unsafe.Add(h.data, uintptr(count)*size)
+			if count < reused {
+				reflect.NewAt(p.elem.typ, el).Elem().SetZero()
+			}
+			st.push(seg{start: count})
+			if err := st.decode(p.elem, el, depth+1); err != nil {
+				return err
+			}
+			st.path = st.path[:len(st.path)-1]
+			count++
+			if done, err := st.next(']'); err != nil {
+				return err
+			} else if done {
+				break
+			}
+		}
+	}
+	if n := p.check; n != nil {
+		if n.minItems >= 0 && count < n.minItems {
+			st.failf("minItems", "must have at least %d items", n.minItems)
+		}
+		if n.maxItems >= 0 && count > n.maxItems {
+			st.failf("maxItems", "must have at most %d items", n.maxItems)
+		}
+	}
+	return nil
+}
+
+func (st *state) decodeMap(p *Plan, ptr unsafe.Pointer, depth int) error {
+	start := st.pos
+	mv := reflect.NewAt(p.typ, ptr).Elem()
+	if mv.IsNil() {
+		mv.Set(reflect.MakeMap(p.typ))
+	}
+	var seen seenSet
+	count, err := st.members(func(name, _ []byte) error {
+		if p.check != nil {
+			st.memberSchema(p.check, name, &seen)
+		}
+		v := reflect.New(p.typ.Elem())
+		if err := st.decode(p.elem, v.UnsafePointer(), depth+1); err != nil {
+			return err
+		}
+		mv.SetMapIndex(reflect.ValueOf(st.newString(name)), v.Elem())
+		return nil
+	})
+	if err == nil && p.check != nil {
+		st.objectEnd(p.check, &seen, count, st.data[start:st.pos], depth)
+	}
+	return err
+}
