@@ -1,0 +1,289 @@
+package openairesponses
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/toolcall-go/toolcall/chat"
+)
+
+// response is a Responses API response object: a reply, or the response
+// in a stream's response.* events.
+type response struct {
+	Model             string             `json:"model"`
+	Status            string             `json:"status"`
+	Output            []json.RawMessage  `json:"output"`
+	Usage             *usage             `json:"usage"`
+	IncompleteDetails *incompleteDetails `json:"incomplete_details"`
+	Error             *apiError          `json:"error"`
+}
+
+type incompleteDetails struct {
+	Reason string `json:"reason"`
+}
+
+// apiError is the error object of a failed response, of an error body
+// and of a stream's error event.
+type apiError struct {
+	Type    string `json:"type"`
+	Code    any    `json:"code"` // a string, or a number from some servers
+	Message string `json:"message"`
+}
+
+type usage struct {
+	InputTokens        int `json:"input_tokens"`
+	OutputTokens       int `json:"output_tokens"`
+	TotalTokens        int `json:"total_tokens"`
+	InputTokensDetails struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"input_tokens_details"`
+	OutputTokensDetails struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"output_tokens_details"`
+}
+
+// chatUsage converts the usage: input_tokens counts the cached tokens
+// already, so it is PromptTokens as it is.
+func (u *usage) chatUsage() chat.Usage {
+	if u == nil {
+		return chat.Usage{}
+	}
+	total := u.TotalTokens
+	if total == 0 {
+		total = u.InputTokens + u.OutputTokens
+	}
+	return chat.Usage{
+		PromptTokens:     u.InputTokens,
+		CompletionTokens: u.OutputTokens,
+		TotalTokens:      total,
+		CacheReadTokens:  u.InputTokensDetails.CachedTokens,
+		ReasoningTokens:  u.OutputTokensDetails.ReasoningTokens,
+	}
+}
+
+// outputItem is an output item: a message, a function call or a
+// reasoning item; other types are not asked for and are skipped.
+type outputItem struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+	// A message's content parts: output_text (Text) or refusal (Refusal).
+	Content []contentPart `json:"content"`
+	// A function call's.
+	CallID    string    `json:"call_id"`
+	Name      string    `json:"name"`
+	Arguments arguments `json:"arguments"`
+	// A reasoning item's summary and, from some servers, its text.
+	Summary          []contentPart `json:"summary"`
+	EncryptedContent *string       `json:"encrypted_content"`
+}
+
+// contentPart is a part of a message's content, or of a reasoning item's
+// summary or content.
+type contentPart struct {
+	Type    string `json:"type"`
+	Text    string `json:"text"`
+	Refusal string `json:"refusal"`
+}
+
+func partsText(parts []contentPart) string {
+	var s strings.Builder
+	for _, p := range parts {
+		s.WriteString(p.Text)
+		s.WriteString(p.Refusal)
+	}
+	return s.String()
+}
+
+// arguments is a function call's arguments as JSON text. The API sends a
+// string holding the text; a server that sends the JSON object itself is
+// read too, compacted.
+type arguments []byte
+
+func (a *arguments) UnmarshalJSON(b []byte) error {
+	switch b[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*a = arguments(s)
+	case 'n':
+		*a = nil
+	default:
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			return err
+		}
+		*a = buf.Bytes()
+	}
+	return nil
+}
+
+// An assembler collects one reply, from a response's output items or from
+// stream events.
+type assembler struct {
+	model     string
+	content   strings.Builder
+	reasoning strings.Builder
+	calls     []pendingCall
+	// kept are the reasoning items to send back, each with the number of
+	// calls before it; see reasoningItem.
+	kept  []keptReasoning
+	usage chat.Usage
+	// seenText is set once any text arrived, so that after that the
+	// message item that ends a stream does not add its text again.
+	seenText bool
+}
+
+// size is the number of bytes assembled: text, reasoning, reasoning
+// items and arguments.
+func (a *assembler) size() int64 {
+	n := a.content.Len() + a.reasoning.Len()
+	for _, c := range a.calls {
+		n += len(c.args)
+	}
+	for _, k := range a.kept {
+		n += len(k.item)
+	}
+	return int64(n)
+}
+
+type pendingCall struct {
+	itemID string // the output item's id, which stream events name
+	id     string // call_id
+	name   string
+	args   []byte
+	done   bool // the whole arguments arrived (function_call_arguments.done or output_item.done)
+}
+
+type keptReasoning struct {
+	calls int // the calls before it in the reply
+	item  json.RawMessage
+}
+
+// addItem adds a whole output item.
+func (a *assembler) addItem(raw json.RawMessage) error {
+	var it outputItem
+	if err := json.Unmarshal(raw, &it); err != nil {
+		return err
+	}
+	switch it.Type {
+	case "message":
+		a.content.WriteString(partsText(it.Content))
+	case "function_call":
+		a.calls = append(a.calls, pendingCall{itemID: it.ID, id: it.CallID, name: it.Name, args: it.Arguments, done: true})
+	case "reasoning":
+		a.addReasoning(raw, &it)
+	}
+	return nil
+}
+
+// addReasoning keeps a reasoning item's text and, when it has encrypted
+// content, the item itself to be sent back. Without encrypted content it
+// names an item stored on the server, which this package never asks for:
+// sent back, it would fail the next request.
+func (a *assembler) addReasoning(raw json.RawMessage, it *outputItem) {
+	text := partsText(it.Summary)
+	if text == "" {
+		text = partsText(it.Content)
+	}
+	if text != "" {
+		if a.reasoning.Len() > 0 {
+			a.reasoning.WriteString("\n\n")
+		}
+		a.reasoning.WriteString(text)
+	}
+	if it.EncryptedContent == nil || *it.EncryptedContent == "" {
+		return
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return
+	}
+	a.kept = append(a.kept, keptReasoning{calls: len(a.calls), item: buf.Bytes()})
+}
+
+// response builds the reply from the assembled items and the final
+// response object: its status says whether the reply is whole.
+func (a *assembler) response(r *response, m *Model, model string, status int) (*chat.Response, error) {
+	if r.Model != "" {
+		a.model = r.Model
+	}
+	if r.Usage != nil {
+		a.usage = r.Usage.chatUsage()
+	}
+	out := &chat.Response{
+		Message: chat.Message{Role: chat.RoleAssistant, Content: a.content.String(), Reasoning: a.reasoning.String()},
+		Model:   a.model,
+		Usage:   a.usage,
+	}
+	switch r.Status {
+	case "completed", "":
+		out.FinishReason = chat.FinishStop
+		if len(a.calls) > 0 {
+			out.FinishReason = chat.FinishToolCalls
+		}
+	case "incomplete":
+		reason := ""
+		if r.IncompleteDetails != nil {
+			reason = r.IncompleteDetails.Reason
+		}
+		switch reason {
+		case "max_output_tokens":
+			out.FinishReason = chat.FinishLength
+		case "content_filter":
+			out.FinishReason = chat.FinishFiltered
+		default:
+			// A reply cut for a reason this package does not know may
+			// hold half a call: it is not an answer.
+			return nil, m.badResponse(model, status, fmt.Sprintf("response incomplete, reason %q", reason))
+		}
+	case "failed":
+		return nil, m.failedError(model, status, r.Error)
+	default:
+		return nil, m.badResponse(model, status, fmt.Sprintf("response status %q, not a finished response", r.Status))
+	}
+	if len(a.calls) > 0 {
+		out.Message.ToolCalls = make([]chat.ToolCall, len(a.calls))
+		for i, c := range a.calls {
+			id := c.id
+			if id == "" {
+				id = "call_" + strconv.Itoa(i)
+			}
+			for n := 1; hasID(out.Message.ToolCalls[:i], id); n++ {
+				id = c.id + "_" + strconv.Itoa(n)
+				if c.id == "" {
+					id = "call_" + strconv.Itoa(i) + "_" + strconv.Itoa(n)
+				}
+			}
+			args := json.RawMessage(c.args)
+			if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
+				args = json.RawMessage(emptyArguments)
+			}
+			out.Message.ToolCalls[i] = chat.ToolCall{ID: id, Name: c.name, Arguments: args}
+		}
+	}
+	if len(a.kept) > 0 {
+		items := make([]reasoningItem, len(a.kept))
+		for i, k := range a.kept {
+			items[i].Item = k.item
+			if k.calls < len(a.calls) {
+				items[i].Call = &k.calls
+			}
+		}
+		out.Message.ProviderData = writeProviderData(items)
+	}
+	return out, nil
+}
+
+func hasID(calls []chat.ToolCall, id string) bool {
+	for _, c := range calls {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,361 @@
+package openairesponses
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+
+	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/retry"
+)
+
+// Stream sends req with "stream": true, yields each piece of text and each
+// tool-call fragment as its server-sent event arrives, and returns the reply
+// assembled as Chat would return it. If yield returns false, Stream closes
+// the connection and returns [chat.ErrStreamStopped]. A nil yield is
+// allowed.
+//
+// A [chat.ToolCallDelta]'s Index is the call's position in the returned
+// reply. Its ID (the call_id) and Name come with the call's first
+// fragment; Arguments is the fragment's text. The returned reply is
+// authoritative: it has the synthesised ids and the "{}" for empty
+// arguments that the deltas do not.
+//
+// Requests are retried only until a 2xx response arrives: once the stream
+// has begun, a failure ends the call and no request is sent again.
+func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
+	var attempts int
+	resp, err := m.stream(ctx, req, yield, &attempts)
+	return retry.Count(resp, err, attempts)
+}
+
+func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool, attempts *int) (*chat.Response, error) {
+	body, model, err := m.encode(req, true)
+	if err != nil {
+		return nil, err
+	}
+	if yield == nil {
+		yield = func(chat.Delta) bool { return true }
+	}
+	resp, err := m.post(ctx, body, model, true, attempts)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	s := streamReader{m: m, model: model, status: resp.StatusCode, yield: yield}
+	reply, err := s.read(ctx, bufio.NewReaderSize(resp.Body, 64<<10))
+	return reply, withRequestID(err, resp)
+}
+
+// A streamReader reads one stream of events into a reply.
+type streamReader struct {
+	m      *Model
+	model  string
+	status int
+	yield  func(chat.Delta) bool
+	a      assembler
+	// slots maps an output item (by id, else by "#" and its output_index)
+	// to its call in a.calls.
+	slots map[string]int
+	// texts are the message items whose text came in deltas.
+	texts map[string]bool
+}
+
+func (s *streamReader) read(ctx context.Context, br *bufio.Reader) (*chat.Response, error) {
+	eventName := "" // the event being read, from its "event:" line
+	for {
+		line, readErr := httpline.Read(br)
+		if readErr != nil && readErr != io.EOF {
+			if errors.Is(readErr, httpline.ErrTooLong) {
+				return nil, s.m.badResponse(s.model, s.status, "stream line longer than 16 MiB")
+			}
+			return nil, s.m.readError(ctx, s.model, s.status, "stream", readErr)
+		}
+		payload, f := sseLine(line)
+		switch f {
+		case fieldBlank:
+			eventName = ""
+		case fieldEvent:
+			eventName = string(payload)
+		case fieldData:
+			if string(payload) == "[DONE]" {
+				return nil, s.m.badResponse(s.model, s.status, "stream ended before the response was complete (no response.completed)")
+			}
+			reply, done, err := s.event(payload, eventName, readErr == io.EOF)
+			if err != nil || done {
+				return reply, err
+			}
+			if l := s.m.limit; l >= 0 && s.a.size() > l {
+				return nil, s.m.badResponse(s.model, s.status, (&tooLargeError{what: "streamed reply", limit: l}).Error())
+			}
+		}
+		if readErr == io.EOF {
+			return nil, s.m.badResponse(s.model, s.status, "stream ended before the response was complete (no response.completed)")
+		}
+	}
+}
+
+// event is a stream event's data. Which fields are set depends on Type.
+type event struct {
+	Type        string          `json:"type"`
+	Response    *response       `json:"response"`     // response.created, .completed, .incomplete, .failed
+	Item        json.RawMessage `json:"item"`         // response.output_item.added, .done
+	OutputIndex *int            `json:"output_index"` // with the item's events
+	ItemID      string          `json:"item_id"`
+	Delta       json.RawMessage `json:"delta"`     // the text or arguments of a .delta event
+	Arguments   *string         `json:"arguments"` // response.function_call_arguments.done
+	// An error event's: code and message, or an error object.
+	Code    any       `json:"code"`
+	Message string    `json:"message"`
+	Error   *apiError `json:"error"`
+}
+
+// event handles one event. It returns the reply and true when the event
+// ends the stream, or an error.
+func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Response, bool, error) {
+	var ev event
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		if atEOF && !json.Valid(payload) {
+			return nil, false, s.m.badResponse(s.model, s.status, "stream ended in the middle of an event")
+		}
+		return nil, false, s.m.badResponse(s.model, s.status, decodeProblem("stream event", err))
+	}
+	typ := cmp.Or(ev.Type, name)
+	switch typ {
+	case "error":
+		e := ev.Error
+		if e == nil {
+			e = &apiError{Code: ev.Code, Message: ev.Message}
+		}
+		return nil, false, s.m.inBandError(s.model, s.status, e.code(), e.Message)
+	case "response.created", "response.in_progress":
+		if ev.Response != nil && ev.Response.Model != "" {
+			s.a.model = ev.Response.Model
+		}
+	case "response.completed", "response.incomplete", "response.failed":
+		if ev.Response == nil {
+			return nil, false, s.m.badResponse(s.model, s.status, typ+" event without a response")
+		}
+		if !s.finish(ev.Response) {
+			return nil, false, chat.ErrStreamStopped
+		}
+		reply, err := s.a.response(ev.Response, s.m, s.model, s.status)
+		return reply, true, err
+	case "response.output_item.added", "response.output_item.done":
+		if !s.item(&ev, typ == "response.output_item.done") {
+			return nil, false, chat.ErrStreamStopped
+		}
+	case "response.output_text.delta", "response.refusal.delta":
+		text, err := deltaText(ev.Delta)
+		if err != nil {
+			return nil, false, s.m.badResponse(s.model, s.status, decodeProblem(typ+" event", err))
+		}
+		if text != "" {
+			s.markText(ev.ItemID)
+			s.a.content.WriteString(text)
+			if !s.yield(chat.Delta{Content: text}) {
+				return nil, false, chat.ErrStreamStopped
+			}
+		}
+	case "response.function_call_arguments.delta":
+		text, err := deltaText(ev.Delta)
+		if err != nil {
+			return nil, false, s.m.badResponse(s.model, s.status, decodeProblem(typ+" event", err))
+		}
+		i := s.call(&ev, "")
+		c := &s.a.calls[i]
+		if text != "" && !c.done {
+			c.args = append(c.args, text...)
+			if !s.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, Arguments: text}}) {
+				return nil, false, chat.ErrStreamStopped
+			}
+		}
+	case "response.function_call_arguments.done":
+		if ev.Arguments != nil && !s.complete(s.call(&ev, ""), "", "", []byte(*ev.Arguments)) {
+			return nil, false, chat.ErrStreamStopped
+		}
+	}
+	return nil, false, nil
+}
+
+// item handles an output item's added or done event. It returns false as
+// soon as yield does.
+func (s *streamReader) item(ev *event, done bool) bool {
+	if len(ev.Item) == 0 {
+		return true
+	}
+	var it outputItem
+	if json.Unmarshal(ev.Item, &it) != nil {
+		// An item this package cannot read is not one it asked for.
+		return true
+	}
+	switch it.Type {
+	case "function_call":
+		ev.ItemID = cmp.Or(ev.ItemID, it.ID)
+		i := s.call(ev, it.ID)
+		if done {
+			return s.complete(i, it.CallID, it.Name, it.Arguments)
+		}
+		c := &s.a.calls[i]
+		d := chat.ToolCallDelta{Index: i}
+		if c.id == "" && it.CallID != "" {
+			c.id, d.ID = it.CallID, it.CallID
+		}
+		if c.name == "" && it.Name != "" {
+			c.name, d.Name = it.Name, it.Name
+		}
+		if len(c.args) == 0 && len(it.Arguments) > 0 {
+			c.args = append(c.args, it.Arguments...)
+			d.Arguments = string(it.Arguments)
+		}
+		return (d.ID == "" && d.Name == "" && d.Arguments == "") || s.yield(chat.Delta{ToolCall: &d})
+	case "message":
+		if !done || s.texts[cmp.Or(it.ID, ev.ItemID)] {
+			return true
+		}
+		text := partsText(it.Content)
+		if text == "" {
+			return true
+		}
+		s.a.content.WriteString(text)
+		return s.yield(chat.Delta{Content: text})
+	case "reasoning":
+		if done {
+			s.a.addReasoning(ev.Item, &it)
+		}
+	}
+	return true
+}
+
+// call returns the index of the call an event is about, found by its
+// item id or output index; an event about a call not seen yet starts it.
+func (s *streamReader) call(ev *event, itemID string) int {
+	key := cmp.Or(itemID, ev.ItemID)
+	if key == "" && ev.OutputIndex != nil {
+		key = "#" + strconv.Itoa(*ev.OutputIndex)
+	}
+	if i, ok := s.slots[key]; ok && key != "" {
+		return i
+	}
+	if s.slots == nil {
+		s.slots = make(map[string]int)
+	}
+	i := len(s.a.calls)
+	s.a.calls = append(s.a.calls, pendingCall{itemID: key})
+	if key != "" {
+		s.slots[key] = i
+	}
+	if ev.OutputIndex != nil && key != "#"+strconv.Itoa(*ev.OutputIndex) {
+		// Later events may name the item by index alone.
+		s.slots["#"+strconv.Itoa(*ev.OutputIndex)] = i
+	}
+	return i
+}
+
+// complete sets what a done event says of call i: the whole arguments,
+// and the id and name when the call has none yet. What the deltas did not
+// bring is yielded: the rest of the arguments when the deltas were their
+// beginning, else nothing, and the reply has the whole arguments.
+func (s *streamReader) complete(i int, id, name string, args []byte) bool {
+	c := &s.a.calls[i]
+	d := chat.ToolCallDelta{Index: i}
+	if c.id == "" && id != "" {
+		c.id, d.ID = id, id
+	}
+	if c.name == "" && name != "" {
+		c.name, d.Name = name, name
+	}
+	if !c.done && args != nil {
+		if bytes.HasPrefix(args, c.args) {
+			d.Arguments = string(args[len(c.args):])
+		}
+		c.args = append(c.args[:0], args...)
+		c.done = true
+	}
+	return (d.ID == "" && d.Name == "" && d.Arguments == "") || s.yield(chat.Delta{ToolCall: &d})
+}
+
+func (s *streamReader) markText(itemID string) {
+	if s.texts == nil {
+		s.texts = make(map[string]bool)
+	}
+	s.texts[itemID] = true
+}
+
+// finish takes the output of the final response when the events brought
+// no item, as from a server that sends only the final event, and yields
+// it. It returns false as soon as yield does.
+func (s *streamReader) finish(r *response) bool {
+	a := &s.a
+	if len(a.calls) > 0 || a.content.Len() > 0 || a.reasoning.Len() > 0 || len(r.Output) == 0 {
+		return true
+	}
+	for _, raw := range r.Output {
+		n := len(a.calls)
+		before := a.content.Len()
+		if a.addItem(raw) != nil {
+			continue
+		}
+		if a.content.Len() > before && !s.yield(chat.Delta{Content: a.content.String()[before:]}) {
+			return false
+		}
+		for i := n; i < len(a.calls); i++ {
+			c := &a.calls[i]
+			if !s.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, ID: c.id, Name: c.name, Arguments: string(c.args)}}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// deltaText reads a delta: a string.
+func deltaText(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err
+}
+
+// An sseField says what a line of a server-sent event stream carries.
+type sseField int
+
+const (
+	fieldOther sseField = iota // a comment, id:, retry: or an unknown field
+	fieldBlank                 // the end of an event
+	fieldData
+	fieldEvent
+)
+
+// sseLine splits a line into its field and value. Each data line is one
+// event, as servers send them.
+func sseLine(line []byte) ([]byte, sseField) {
+	line = bytes.TrimSpace(line)
+	switch {
+	case len(line) == 0:
+		return nil, fieldBlank
+	case line[0] == ':':
+		return nil, fieldOther
+	}
+	name, value, ok := bytes.Cut(line, []byte(":"))
+	if !ok {
+		return nil, fieldOther
+	}
+	value = bytes.TrimSpace(value)
+	switch string(name) {
+	case "data":
+		return value, fieldData
+	case "event":
+		return value, fieldEvent
+	}
+	return nil, fieldOther
+}
