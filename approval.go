@@ -67,7 +67,16 @@ type PendingCall struct {
 // Paused is plain data: store it as JSON until the decisions are made, in
 // this process or another. It holds no ToolContext: give the prompt its
 // tool context again when resuming.
+//
+// Stored outside the process, it is input like any other: whoever can
+// edit it could otherwise have the host run what the model never asked
+// for. Seal it ([WithSealKeys]), and a resume refuses any edit before
+// anything runs; unsealed, store it as you store code. A resume checks in
+// any case that each waiting call is a call of the reply it pauses, and
+// runs each approved call at most once: see [Prompt.Resume].
 type Paused struct {
+	// ID identifies this pause, for [WithResumeClaim]; random, 128 bits.
+	ID string `json:"id"`
 	// Pending are the calls that wait, in call order.
 	Pending []PendingCall `json:"pending"`
 	// History is the conversation up to and including the reply whose
@@ -84,6 +93,9 @@ type Paused struct {
 	// ([SetState]); the resumed call's tools read it and its Response.State
 	// starts from it.
 	State map[string]any `json:"state,omitempty"`
+	// Seal authenticates every other field when the client seals
+	// ([WithSealKeys]): the id of the key, a dot, and the HMAC.
+	Seal string `json:"seal,omitempty"`
 }
 
 // Error says how many calls wait.
@@ -146,56 +158,6 @@ func pausedReason(err error) (string, bool) {
 		return pe.reason, true
 	}
 	return "", false
-}
-
-// resume finishes the round a call paused in: the done calls keep their
-// records, each waiting call gets its decision (none keeps it waiting),
-// and the round ends as any other, or pauses again.
-func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paused, decisions map[string]Decision) (*execution, error) {
-	n := len(p.History)
-	if n == 0 || p.History[n-1].Role != chat.RoleAssistant || len(p.History[n-1].ToolCalls) == 0 {
-		return nil, errors.New("toolcall: resume: the paused history does not end with a reply with tool calls")
-	}
-	reply := p.History[n-1]
-	for id := range decisions {
-		if !slices.ContainsFunc(p.Pending, func(pc PendingCall) bool { return pc.ID == id }) {
-			return nil, fmt.Errorf("toolcall: resume: a decision for call %q, which does not wait", id)
-		}
-	}
-	execs := make([]ToolExecution, len(reply.ToolCalls))
-	// The history the round ends with: a copy, which p does not share.
-	hist := append(make([]chat.Message, 0, n+len(execs)+1), p.History...)
-	var abort error
-	for i, call := range reply.ToolCalls {
-		if j := slices.IndexFunc(p.Done, func(e ToolExecution) bool { return e.Call.ID == call.ID }); j >= 0 {
-			execs[i] = p.Done[j]
-			continue
-		}
-		j := slices.IndexFunc(p.Pending, func(pc PendingCall) bool { return pc.ID == call.ID })
-		if j < 0 {
-			return nil, fmt.Errorf("toolcall: resume: call %q is neither done nor waiting", call.ID)
-		}
-		d := decisions[call.ID]
-		if !d.Allow && d.Deny == "" && d.Result == "" {
-			execs[i] = ToolExecution{Call: call, Round: p.Round, Err: &pauseError{reason: p.Pending[j].Reason}}
-			continue
-		}
-		if abort = m.executeOne(ctx, cfg, set, call, p.History, p.Round, &d, &execs[i]); abort != nil {
-			for k := i + 1; k < len(execs); k++ {
-				execs[k] = notRun(reply.ToolCalls[k], p.Round)
-			}
-			break
-		}
-	}
-	ex := new(execution)
-	endRound(ex, hist, execs, p.Round)
-	switch {
-	case abort != nil:
-		return ex, abort
-	case ex.paused != nil:
-		return ex, ex.paused
-	}
-	return ex, nil
 }
 
 // endRound records a round's executions: the history with one tool

@@ -201,7 +201,7 @@ func TestPauseJSONResume(t *testing.T) {
 	_, err = fresh.Prompt().Resume(again, map[string]toolcall.Decision{"zz": {Allow: true}}).Call(context.Background())
 	require.EqualError(t, err, `toolcall: resume: a decision for call "zz", which does not wait`)
 	_, err = fresh.Prompt("hi").Resume(again, nil).Call(context.Background())
-	require.EqualError(t, err, "toolcall: a resumed prompt takes its history from the Paused state, and no messages")
+	require.EqualError(t, err, "toolcall: a resumed prompt takes its history and state from the Paused state, and no messages or state")
 }
 
 // TestLongRunningAndCredential: a tool pauses its own call, for a result
@@ -257,8 +257,8 @@ func TestPausedIsAnError(t *testing.T) {
 }
 
 // TestStateAcrossPause: state written before a pause reaches the resumed
-// call's tools and Response, and the resumed Response records only the
-// calls run after the pause.
+// call's tools and Response, and the resumed Response records the whole
+// resumed round, the calls done before the pause included (not run again).
 func TestStateAcrossPause(t *testing.T) {
 	t.Parallel()
 	var l ledger
@@ -292,8 +292,8 @@ func TestStateAcrossPause(t *testing.T) {
 	for _, e := range resp.Executions {
 		ids = append(ids, e.Call.ID)
 	}
-	assert.Equal(t, []string{"t1", "c1"}, ids, "b1 ran before the pause and is in the earlier Response")
-	assert.Equal(t, "ana-id-7", resp.Executions[1].Result)
+	assert.Equal(t, []string{"b1", "t1", "c1"}, ids, "the resumed round, then the next")
+	assert.Equal(t, "ana-id-7", resp.Executions[2].Result)
 	assert.Equal(t, map[string]any{"payee": "ana-id-7"}, resp.State)
 	assert.Equal(t, map[string]int{"b1": 1, "t1": 1}, l.get())
 }

@@ -96,6 +96,7 @@ type Prompt struct {
 	choice   chat.ToolChoice
 	options  chat.Options
 	model    string
+	state    map[string]any
 	paused   *Paused
 	decided  map[string]Decision
 	// first holds the first message, that of most prompts, in the Prompt's
@@ -146,6 +147,12 @@ func (p *Prompt) ToolContext(m map[string]any) *Prompt {
 	return p
 }
 
+// State starts the session state from m, typically the [Response].State
+// of the call before: tools read it from their ToolContext, under the
+// caller's values, and write it with [SetState]. A resumed prompt's state
+// comes from its [Paused].
+func (p *Prompt) State(m map[string]any) *Prompt { p.state = m; return p }
+
 // ToolChoice constrains tool use. A forced choice (required, or a named
 // tool) applies to the first model round only; later rounds use auto, so a
 // forced choice cannot loop.
@@ -189,9 +196,9 @@ type Response struct {
 	ReturnedDirect bool
 	// Rounds is the number of model requests made, including a failed one.
 	Rounds int
-	// State holds what the tools wrote to the session state ([SetState]),
-	// merged in call order; pass it to the next call with
-	// [Prompt.ToolContext].
+	// State is the session state: the prompt's ([Prompt.State]) with what
+	// the tools wrote ([SetState]) merged over it in call order; pass it to
+	// the next call with Prompt.State.
 	State map[string]any
 }
 
@@ -231,6 +238,9 @@ type call struct {
 	tools *toolSet
 	last  *dynamicSet
 	req   chat.Request
+	// caller is the tool context the caller gave; the session state is
+	// read under it.
+	caller ToolContext
 	// hist is the history, req.Messages, in an array the call owns and
 	// appends to; req.Messages has no room beyond its length, so that no one
 	// it is given to appends into that array.
@@ -276,8 +286,15 @@ func (c *Client) defaultTools() (*toolSet, error) {
 }
 
 func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
-	if p.c.model == nil {
+	switch {
+	case ctx == nil:
+		return ctx, nil, errors.New("toolcall: nil context")
+	case p.c.model == nil:
 		return ctx, nil, errors.New("toolcall: the Client has no model (NewClient was given nil)")
+	case isNil(p.c.model):
+		return ctx, nil, fmt.Errorf("toolcall: the Client has no model (NewClient was given a nil %T)", p.c.model)
+	case p.c.cfg.err != nil:
+		return ctx, nil, p.c.cfg.err
 	}
 	cfg := &p.c.cfg
 	cl := &call{p: p, cfg: cfg, resp: &Response{}}
@@ -308,17 +325,22 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 	if p.tc.Len() > 0 {
 		ctx = ContextWithToolContext(ctx, ToolContextFrom(ctx).Merge(p.tc))
 	}
+	cl.caller = ToolContextFrom(ctx)
+	state := p.state
 	if pz := p.paused; pz != nil {
-		if p.system != "" || len(p.messages) > 0 || len(pz.History) == 0 {
-			return ctx, nil, errors.New("toolcall: a resumed prompt takes its history from the Paused state, and no messages")
+		if p.system != "" || len(p.messages) > 0 || len(pz.History) == 0 || p.state != nil {
+			return ctx, nil, errors.New("toolcall: a resumed prompt takes its history and state from the Paused state, and no messages or state")
 		}
 		// Clipped: the round resumed appends to a copy, for pz is the
 		// caller's.
 		cl.hist = pz.History[: len(pz.History)-1 : len(pz.History)-1]
-		if len(pz.State) > 0 { // under the tool context given now
-			ctx = ContextWithToolContext(ctx, NewToolContext(pz.State).Merge(ToolContextFrom(ctx)))
-			cl.resp.State = maps.Clone(pz.State)
-		}
+		state = pz.State
+	}
+	if len(state) > 0 {
+		cl.resp.State = maps.Clone(state)
+		ctx = cl.withState(ctx)
+	}
+	if pz := p.paused; pz != nil {
 		cl.req = chat.Request{Model: cmp.Or(p.model, pz.Model), Messages: cl.hist, ToolChoice: p.choice, Options: p.options}
 		if reflect.ValueOf(p.options).IsZero() {
 			cl.req.Options = pz.Options
@@ -485,10 +507,8 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		if ex == nil {
 			return nil, err
 		}
-		// The calls done before the pause are in the earlier Response.
-		ex.Executions = slices.DeleteFunc(slices.Clone(ex.Executions), func(e ToolExecution) bool {
-			return slices.ContainsFunc(pz.Done, func(d ToolExecution) bool { return d.Call.ID == e.Call.ID })
-		})
+		// The round's Executions hold the calls done before the pause too:
+		// the round's results, returned directly, are all of them.
 		if done, err := cl.record(&ctx, ex, err); done {
 			return resp, err
 		}
@@ -573,7 +593,7 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 			resp.State = map[string]any{}
 		}
 		maps.Copy(resp.State, delta)
-		*ctx = ContextWithToolContext(*ctx, ToolContextFrom(*ctx).Merge(ToolContext{m: delta}))
+		*ctx = cl.withState(*ctx)
 	}
 	resp.History = slices.Clip(ex.History)
 	if cl.onExecuted != nil {
@@ -585,6 +605,9 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 	}
 	if pz := ex.paused; pz != nil {
 		pz.Model, pz.Options, pz.State = cl.req.Model, cl.req.Options, maps.Clone(resp.State)
+		if serr := cl.cfg.finishPause(pz); serr != nil {
+			return true, serr
+		}
 	}
 	switch {
 	case err != nil:
@@ -595,6 +618,12 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 	}
 	cl.hist, cl.req.Messages = ex.History, slices.Clip(ex.History)
 	return false, nil
+}
+
+// withState returns ctx with the tool context the next round's tools
+// see: the session state, with the caller's values over it.
+func (cl *call) withState(ctx context.Context) context.Context {
+	return ContextWithToolContext(ctx, NewToolContext(cl.resp.State).Merge(cl.caller))
 }
 
 // AsModel returns a [chat.Model] whose Chat runs the client's whole
@@ -624,6 +653,19 @@ func (m toolCallingModel) Chat(ctx context.Context, req *chat.Request) (*chat.Re
 		out.FinishReason = chat.FinishStop
 	}
 	return out, nil
+}
+
+// isNil reports whether v is nil or holds a nil pointer, map, func...,
+// whose methods would panic.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Slice, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
 }
 
 // forced reports whether c makes the model call a tool.

@@ -86,10 +86,12 @@ type callState struct {
 	exec         *ToolExecution // the call's record: its id, name and round
 	history      []chat.Message
 	returnDirect atomic.Bool
-	written      atomic.Bool // state is not nil: most calls take no lock
 	progress     func(info CallInfo, message string, progress, total float64)
 	mu           sync.Mutex
-	state        map[string]any // written with SetState
+	// ended is set, under mu, when the tool has returned: its record is
+	// written then, and later writes would race with it.
+	ended atomic.Bool
+	state map[string]any // written with SetState
 }
 
 func (s *callState) info() CallInfo {
@@ -103,13 +105,12 @@ type callCtx struct {
 	state callState
 }
 
-// takeState returns the call's state writes, once the call has returned.
-func (c *callCtx) takeState() map[string]any {
-	if !c.state.written.Load() {
-		return nil
-	}
+// end marks the call as returned and returns its state writes: the
+// functions a tool calls with its context do nothing after it.
+func (c *callCtx) end() map[string]any {
 	c.state.mu.Lock()
 	defer c.state.mu.Unlock()
+	c.state.ended.Store(true)
 	return c.state.state
 }
 
@@ -155,46 +156,62 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 // The writes of a call come back in its [ToolExecution].State, and those of
 // a whole Call, merged in call order, in [Response].State; they never
 // reach the model. Tools read the state from their [ToolContext]: the
-// calls of later rounds see earlier rounds' writes, and the caller passes
-// Response.State to the next call with [Prompt.ToolContext]. Calls of the
-// same round do not see each other's writes. It reports false outside a
-// call made by a [Manager].
+// calls of later rounds see earlier rounds' writes (calls of the same round
+// do not see each other's), and the caller passes Response.State to the
+// next call with [Prompt.State].
+//
+// The session state never overrides the caller's values: a key the
+// caller set in the ToolContext (with [Prompt.ToolContext] or
+// [ContextWithToolContext]) reads the caller's value, whatever a tool
+// writes under it. A write whose key the model may have chosen thus
+// cannot change, say, the tenant a later call runs for.
+//
+// It reports false, and writes nothing, outside a call made by a
+// [Manager] and once the tool has returned (from a goroutine the tool left
+// running).
 func SetState(ctx context.Context, key string, value any) bool {
 	s, ok := ctx.Value(callStateKey).(*callState)
-	if ok {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.state == nil {
-			s.state = map[string]any{}
-			s.written.Store(true)
-		}
-		s.state[key] = value
+	if !ok {
+		return false
 	}
-	return ok
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended.Load() {
+		return false
+	}
+	if s.state == nil {
+		s.state = map[string]any{}
+	}
+	s.state[key] = value
+	return true
 }
 
 // ReportProgress tells the [Hooks].ToolProgress hook, from inside a running
 // tool, how far the call has come: progress out of total (0 when the total
 // is unknown), and a message. A tool bridged from MCP reports the server's
 // progress notifications this way. It reports false outside a call made by
-// a [Manager].
+// a [Manager] and once the tool has returned.
 func ReportProgress(ctx context.Context, message string, progress, total float64) bool {
 	s, ok := ctx.Value(callStateKey).(*callState)
-	if ok && s.progress != nil {
+	if !ok || s.ended.Load() {
+		return false
+	}
+	if s.progress != nil {
 		s.progress(s.info(), message, progress, total)
 	}
-	return ok
+	return true
 }
 
 // SetReturnDirect asks, from inside a running tool, that its result go
 // straight to the caller, as if the tool had [Metadata.ReturnDirect]. As with
 // static returnDirect, it takes effect only when every tool called in the
 // same response returns directly and none failed. It reports false outside a
-// call made by a [Manager].
+// call made by a [Manager] and once the tool has returned.
 func SetReturnDirect(ctx context.Context) bool {
 	s, ok := ctx.Value(callStateKey).(*callState)
-	if ok {
-		s.returnDirect.Store(true)
+	if !ok || s.ended.Load() {
+		return false
 	}
-	return ok
+	s.returnDirect.Store(true)
+	return true
 }

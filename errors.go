@@ -48,6 +48,15 @@ var (
 	// ErrFatal marks a tool error that must end the call instead of being
 	// reported to the model: wrap it, as in fmt.Errorf("...: %w", toolcall.ErrFatal).
 	ErrFatal = errors.New("toolcall: fatal tool error")
+	// ErrInvalidPaused: a [Paused] state given to [Prompt.Resume] cannot be
+	// trusted: it was edited after it was sealed, is not sealed where the
+	// client seals ([WithSealKeys]), or does not hold together (a waiting
+	// or done call that is not a call of the reply it pauses). Nothing ran.
+	ErrInvalidPaused = errors.New("toolcall: invalid paused state")
+	// ErrAlreadyResumed: this [Paused] state was resumed before, in this
+	// process or, as the claim function of [WithResumeClaim] says, in
+	// another. Nothing ran.
+	ErrAlreadyResumed = errors.New("toolcall: paused state already resumed")
 )
 
 // A DefinitionError reports why a Go type, method or func cannot be a tool.

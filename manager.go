@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -260,6 +261,14 @@ func sameTool(a, b Tool) bool {
 // error wrapping [ErrReplyCut] with a Response whose History is req's
 // messages.
 func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, reply *chat.Response) (*Response, error) {
+	switch {
+	case ctx == nil:
+		return nil, errors.New("toolcall: Execute: nil context")
+	case req == nil || reply == nil:
+		return nil, errors.New("toolcall: Execute: nil request or reply")
+	case m.cfg.err != nil:
+		return nil, m.cfg.err
+	}
 	round := 1
 	for _, msg := range req.Messages {
 		if msg.Role == chat.RoleAssistant && len(msg.ToolCalls) > 0 {
@@ -298,6 +307,12 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 	err := m.execute(ctx, cfg, &set, history, reply, round, execs, &ex)
 	resp.History, resp.Executions, resp.ReturnedDirect = slices.Clip(ex.History), ex.Executions, ex.ReturnDirect
 	resp.State = stateWrites(ex.Executions)
+	if pz := ex.paused; pz != nil {
+		pz.Model, pz.Options, pz.State = req.Model, req.Options, maps.Clone(resp.State)
+		if serr := cfg.finishPause(pz); serr != nil {
+			return resp, serr
+		}
+	}
 	return resp, err
 }
 
@@ -355,113 +370,50 @@ func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, histor
 }
 
 // executeConcurrently runs calls at most cfg.limits.Concurrency at once,
-// filling execs in call order. The caller's goroutine runs calls too: it
-// takes the first call and starts one helper goroutine, and a helper that
-// still finds a call to take (the calls before it are slow) starts helpers
-// for all the calls left, within the limit; none is started while one has
-// not begun. Calls that return at once are thus mostly run by the caller,
-// one after another, and calls that block overlap. The first abort in time
-// wins: the calls it cancels may fail after it, with errors that only echo
-// the cancellation.
+// filling execs in call order: that many workers, the caller's goroutine
+// one of them, each take the next call not taken, and the round waits for
+// all of them, so no goroutine outlives it. The first abort in time wins:
+// the calls it cancels may fail after it, with errors that only echo the
+// cancellation.
 func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, set *toolSet, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
-	r := &parallelRound{m: m, cfg: cfg, set: *set, calls: calls, hist: hist, round: round, execs: execs,
-		limit: int64(min(cfg.limits.Concurrency, len(calls)))}
-	r.ctx, r.cancel = context.WithCancel(ctx)
-	defer r.cancel()
-	r.workers.Store(1) // the caller
-	r.left.Add(len(calls))
-	r.work(false)
-	r.left.Wait()
-	return r.abort
-}
-
-// A parallelRound is the calls of one reply being run by several
-// goroutines, each taking the next call not taken.
-type parallelRound struct {
-	m      *Manager
-	ctx    context.Context
-	cancel context.CancelFunc
-	cfg    *config
-	set    toolSet // a copy, so that Execute's stays on its stack
-	calls  []chat.ToolCall
-	hist   []chat.Message
-	round  int
-	execs  []ToolExecution
-
-	next    atomic.Int64 // the next call to take
-	workers atomic.Int64 // the goroutines taking calls, the caller's included
-	waiting atomic.Int64 // helpers started that have not begun
-	limit   int64
-	left    sync.WaitGroup // the calls not yet done
-
-	mu    sync.Mutex
-	abort error
-}
-
-// work takes and runs calls until none is left. A helper that finds none
-// left has nothing to do and ends; no one waits for it.
-func (r *parallelRound) work(helper bool) {
-	n := int64(len(r.calls))
-	for {
-		i := r.next.Add(1) - 1
-		if i >= n {
-			return
-		}
-		// Helpers for the calls left: one from the caller, all from a
-		// helper.
-		if left := n - i - 1; left > 0 && r.waiting.Load() == 0 {
-			want := int64(1)
-			if helper {
-				want = left
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next  atomic.Int64
+		mu    sync.Mutex
+		abort error
+	)
+	work := func() {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(calls) {
+				return
 			}
-			for ; want > 0; want-- {
-				w := r.workers.Load()
-				if w >= r.limit || !r.workers.CompareAndSwap(w, w+1) {
-					break
+			if ctx.Err() != nil {
+				execs[i] = notRun(calls[i], round)
+				continue
+			}
+			if err := m.executeOne(ctx, cfg, set, calls[i], hist, round, nil, &execs[i]); err != nil {
+				mu.Lock()
+				if abort == nil {
+					abort = err
 				}
-				r.waiting.Add(1)
-				go r.help()
+				mu.Unlock()
+				cancel() // an abort stops the calls still running
 			}
 		}
-		r.run(int(i))
-		r.left.Done()
 	}
-}
-
-// help is the work of a helper goroutine. A new goroutine's stack starts
-// small, and growing it in the middle of a call (checks, decoding, the
-// tool) copies it and adjusts every frame on it, often more than once: the
-// helper grows it first, while it holds one frame.
-func (r *parallelRound) help() {
-	r.waiting.Add(-1)
-	presizeStack(0)
-	r.work(true)
-}
-
-// presizeStack grows the calling goroutine's stack to 16 KiB, if smaller.
-//
-//go:noinline
-func presizeStack(i int) byte {
-	var frame [8 << 10]byte
-	frame[i] = 1
-	return frame[len(frame)-1-i]
-}
-
-// run runs call i.
-func (r *parallelRound) run(i int) {
-	call := r.calls[i]
-	if r.ctx.Err() != nil {
-		r.execs[i] = notRun(call, r.round)
-		return
+	workers := len(calls)
+	if c := cfg.limits.Concurrency; c > 0 {
+		workers = min(c, workers)
 	}
-	if err := r.m.executeOne(r.ctx, r.cfg, &r.set, call, r.hist, r.round, nil, &r.execs[i]); err != nil {
-		r.mu.Lock()
-		if r.abort == nil {
-			r.abort = err
-		}
-		r.mu.Unlock()
-		r.cancel() // an abort stops the calls still running
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(work)
 	}
+	work()
+	wg.Wait()
+	return abort
 }
 
 // uniqueCallIDs gives a call without an id "call_<index>" and a repeated id
@@ -536,13 +488,24 @@ func notRun(call chat.ToolCall, round int) ToolExecution {
 func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, call chat.ToolCall, hist []chat.Message, round int, preset *Decision, e *ToolExecution) error {
 	start := monotonic()
 	e.Call, e.Round = call, round
+	// Hooks, the approver and middleware see a copy of the arguments:
+	// whatever they do with it, the tool gets and the history keeps what
+	// the model sent and the checks passed.
+	var seen []byte
+	if cfg.hooks.BeforeTool != nil || cfg.hooks.AfterTool != nil {
+		seen = bytes.Clone(call.Arguments)
+	}
 	if h := cfg.hooks.BeforeTool; h != nil {
-		ctx = hookContext(ctx, h(ctx, call))
+		c := call
+		c.Arguments = seen
+		ctx = hookContext(ctx, h(ctx, c))
 	}
 	finish := func(err error) error {
 		e.Duration = monotonic() - start
 		if h := cfg.hooks.AfterTool; h != nil {
-			h(ctx, *e)
+			c := *e
+			c.Call.Arguments = seen
+			h(ctx, c)
 		}
 		return err
 	}
@@ -598,19 +561,23 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	if g := gate(cfg, md, preset); g != nil {
 		mw = chainMiddleware(g, mw)
 	}
+	if mw != nil {
+		seen = bytes.Clone(args)
+	}
 	variant := in.Variant(def.Strict, cfg.strict, false)
-	result, err := safeRun(tctx, tool, bt, in, variant, checked, mw)
+	result, err := safeRun(tctx, tool, bt, in, variant, checked, seen, mw)
 	if err != nil { // (errors.As only on failure: its target escapes, which costs an allocation)
 		if re := (*rerun)(nil); errors.As(err, &re) { // approved with edited arguments, checked as any
-			checked.Arguments = check.Normalize(re.args)
-			e.Call.Arguments = re.args
+			edited := bytes.Clone(re.args)
+			checked.Arguments = check.Normalize(edited)
+			e.Call.Arguments, seen = edited, bytes.Clone(edited)
 			if err = argumentLimits(cfg, def.Name, checked.Arguments); err == nil {
 				mw = chainMiddleware(gate(cfg, md, &Decision{Allow: true}), cfg.middleware)
-				result, err = safeRun(tctx, tool, bt, in, variant, checked, mw)
+				result, err = safeRun(tctx, tool, bt, in, variant, checked, seen, mw)
 			}
 		}
 	}
-	e.State = cc.takeState() // a failed call's writes count too: its work happened
+	e.State = cc.end() // a failed call's writes count too: its work happened
 	if err == nil {
 		if cfg.limits.MaxResultBytes > 0 && len(result) > cfg.limits.MaxResultBytes {
 			result = truncate(result, cfg.limits.MaxResultBytes)
@@ -640,22 +607,26 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 
 // safeRun checks the call's arguments with k and runs the tool (bt, when
 // this package built it) through mw, turning a panic into a *ToolError.
-func safeRun(ctx context.Context, t Tool, bt builtTool, in *check.Input, k *check.Checker, call chat.ToolCall, mw Middleware) (result string, err error) {
+// The middleware sees the arguments seen, a copy of call's.
+func safeRun(ctx context.Context, t Tool, bt builtTool, in *check.Input, k *check.Checker, call chat.ToolCall, seen []byte, mw Middleware) (result string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &ToolError{Panic: r, Err: fmt.Errorf("panic: %v", r)}
 		}
 	}()
+	args := call.Arguments
+	call.Arguments = seen
 	if bt != nil {
-		return bt.run(ctx, call, call.Arguments, k, mw)
+		return bt.run(ctx, call, args, k, mw)
 	}
-	if err := checkArgs(k, in, call.Name, call.Arguments, nil, nil, nil); err != nil {
+	if err := checkArgs(k, in, call.Name, args, nil, nil, nil); err != nil {
 		return "", err
 	}
+	args = bytes.Clone(args) // the tool's own: the history keeps what was checked
 	if mw == nil {
-		return t.Call(ctx, call.Arguments)
+		return t.Call(ctx, args)
 	}
-	return mw(ctx, call, func(ctx context.Context) (string, error) { return t.Call(ctx, call.Arguments) })
+	return mw(ctx, call, func(ctx context.Context) (string, error) { return t.Call(ctx, args) })
 }
 
 // argumentLimits refuses arguments over the size or nesting limit with an

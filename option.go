@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 
+	"github.com/toolcall-go/toolcall/internal/seal"
 	"github.com/toolcall-go/toolcall/internal/signature"
 )
 
@@ -134,6 +135,12 @@ type config struct {
 	middleware   Middleware
 	strict       bool
 	hooks        Hooks
+	seal         *seal.Keys
+	// err is a mistake in an option, which every call reports.
+	err error
+
+	// resume
+	claim func(ctx context.Context, id string) error
 
 	// loop
 	maxIterations int

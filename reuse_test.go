@@ -365,28 +365,34 @@ func TestResumeTheSamePauseTwice(t *testing.T) {
 	require.ErrorAs(t, err, &pz)
 	history := append([]chat.Message(nil), pz.History...)
 
-	// Two resumes of one Paused at once (the race detector watches): each
-	// ends its round in its own history, and pz is left as it was.
+	// Two resumes of one Paused at once (the race detector watches): one
+	// ends its round in its own history, the other runs nothing, and pz is
+	// left as it was.
 	var wg sync.WaitGroup
 	results := make([]*toolcall.Response, 2)
+	errs := make([]error, 2)
 	for i := range results {
 		wg.Go(func() {
 			m := tt.NewModel(tt.Text(fmt.Sprint("resumed ", i)))
-			resp, err := toolcall.NewClient(m, toolcall.WithTools(bankTools(l))).Prompt().
+			results[i], errs[i] = toolcall.NewClient(m, toolcall.WithTools(bankTools(l))).Prompt().
 				Resume(pz, map[string]toolcall.Decision{"t1": {Allow: true}}).Call(context.Background())
-			if assert.NoError(t, err) {
-				results[i] = resp
-			}
 		})
 	}
 	wg.Wait()
 	assert.Equal(t, history, pz.History)
+	ok := 0
 	for i, resp := range results {
-		require.NotNil(t, resp)
+		if errs[i] != nil {
+			require.ErrorIs(t, errs[i], toolcall.ErrAlreadyResumed)
+			continue
+		}
+		ok++
 		assert.Equal(t, fmt.Sprint("resumed ", i), resp.Content())
 		assertValidHistory(t, resp.History)
 		assert.Len(t, resp.History, len(history)+3)
 	}
+	assert.Equal(t, 1, ok, "one resume ran")
+	assert.Equal(t, 1, l.get()["t1"], "the approved call ran once")
 }
 
 func TestExecuteLeavesTheRequestAlone(t *testing.T) {

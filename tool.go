@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -122,6 +123,7 @@ func (t *rawTool) run(ctx context.Context, call chat.ToolCall, args []byte, k *c
 	if err := checkArgs(k, t.in, t.def.Name, args, nil, nil, nil); err != nil {
 		return "", err
 	}
+	args = bytes.Clone(args) // the tool's own: the history keeps what was checked
 	if mw == nil {
 		return t.call(ctx, args)
 	}

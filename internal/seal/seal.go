@@ -1,0 +1,108 @@
+// Package seal authenticates state that a program stores outside its
+// process and reads back: an HMAC-SHA256 over a canonical JSON encoding,
+// under keys named by id so that they can be rotated.
+package seal
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// MinKeyBytes is the shortest key taken: HMAC-SHA256 is as strong as
+// its hash only with a key of the hash's size.
+const MinKeyBytes = 32
+
+// Keys seals with its current key and opens with any of its keys.
+type Keys struct {
+	current string
+	keys    map[string][]byte
+}
+
+// New returns Keys that seal with keys[current]. Key ids are non-empty and
+// hold no '.', and every key has at least MinKeyBytes bytes.
+func New(current string, keys map[string][]byte) (*Keys, error) {
+	if _, ok := keys[current]; !ok {
+		return nil, fmt.Errorf("the current key id %q is not among the keys", current)
+	}
+	k := &Keys{current: current, keys: make(map[string][]byte, len(keys))}
+	for id, key := range keys {
+		if id == "" || strings.Contains(id, ".") {
+			return nil, fmt.Errorf("key id %q: an id is non-empty and holds no '.'", id)
+		}
+		if len(key) < MinKeyBytes {
+			return nil, fmt.Errorf("key %q has %d bytes, fewer than %d", id, len(key), MinKeyBytes)
+		}
+		k.keys[id] = append([]byte(nil), key...)
+	}
+	return k, nil
+}
+
+// Errors of Open.
+var (
+	ErrUnsealed   = errors.New("it is not sealed")
+	ErrUnknownKey = errors.New("it is sealed with a key that is not held")
+	ErrEdited     = errors.New("it was edited after it was sealed")
+)
+
+// Seal returns the seal of v: "<key id>.<base64url of the HMAC>".
+func (k *Keys) Seal(v any) (string, error) {
+	c, err := Canonical(v)
+	if err != nil {
+		return "", err
+	}
+	return k.current + "." + base64.RawURLEncoding.EncodeToString(mac(k.current, k.keys[k.current], c)), nil
+}
+
+// Open checks that seal is v's, under any of the keys.
+func (k *Keys) Open(v any, seal string) error {
+	if seal == "" {
+		return ErrUnsealed
+	}
+	id, sum, ok := strings.Cut(seal, ".")
+	key, held := k.keys[id]
+	if !ok || !held {
+		return fmt.Errorf("%w (key id %q)", ErrUnknownKey, id)
+	}
+	got, err := base64.RawURLEncoding.DecodeString(sum)
+	if err != nil {
+		return ErrEdited
+	}
+	c, err := Canonical(v)
+	if err != nil {
+		return err
+	}
+	if !hmac.Equal(got, mac(id, key, c)) {
+		return ErrEdited
+	}
+	return nil
+}
+
+// mac binds the key id and the purpose into the sum, so that a seal is
+// valid for nothing else.
+func mac(id string, key, canonical []byte) []byte {
+	h := hmac.New(sha256.New, key)
+	h.Write([]byte("toolcall sealed state v1\x00" + id + "\x00"))
+	h.Write(canonical)
+	return h.Sum(nil)
+}
+
+// Canonical encodes v as JSON that every JSON round trip of v encodes to
+// again: object keys sorted (a struct's fields and a map's keys alike),
+// numbers as float64 writes them. A value stored as JSON and decoded into
+// maps, or into the same Go types, thus seals as it did before.
+func Canonical(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var tree any
+	if err := json.Unmarshal(b, &tree); err != nil {
+		return nil, err
+	}
+	return json.Marshal(tree)
+}

@@ -1,0 +1,93 @@
+package seal
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+var (
+	key1 = bytes.Repeat([]byte{1}, 32)
+	key2 = bytes.Repeat([]byte{2}, 32)
+)
+
+type state struct {
+	B     string         `json:"b"`
+	A     int            `json:"a"`
+	Extra map[string]any `json:"extra,omitempty"`
+}
+
+func TestSealSurvivesAJSONRoundTrip(t *testing.T) {
+	k, err := New("k1", map[string][]byte{"k1": key1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := state{B: "x<y", A: 3, Extra: map[string]any{"n": 12, "s": struct {
+		Z, Y int
+	}{1, 2}}}
+	s, err := k.Seal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(v)
+	var back state
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Open(back, s); err != nil {
+		t.Fatalf("a JSON round trip of the sealed value: %v", err)
+	}
+	back.A = 4
+	if err := k.Open(back, s); !errors.Is(err, ErrEdited) {
+		t.Fatalf("an edit: got %v, want ErrEdited", err)
+	}
+}
+
+func TestKeysRotate(t *testing.T) {
+	old, _ := New("k1", map[string][]byte{"k1": key1})
+	s, err := old.Seal(state{A: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := New("k2", map[string][]byte{"k1": key1, "k2": key2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := both.Open(state{A: 1}, s); err != nil {
+		t.Fatalf("a seal of an older key that is still held: %v", err)
+	}
+	other, _ := New("k1", map[string][]byte{"k1": key2})
+	if err := other.Open(state{A: 1}, s); !errors.Is(err, ErrEdited) {
+		t.Fatalf("another key under the same id: got %v, want ErrEdited", err)
+	}
+	onlyNew, _ := New("k2", map[string][]byte{"k2": key2})
+	if err := onlyNew.Open(state{A: 1}, s); !errors.Is(err, ErrUnknownKey) {
+		t.Fatalf("a key no longer held: got %v, want ErrUnknownKey", err)
+	}
+	for _, bad := range []string{"", "k1", "k1.!!", "k1." + s[3:len(s)-2]} {
+		if err := both.Open(state{A: 1}, bad); err == nil {
+			t.Errorf("seal %q opened", bad)
+		}
+	}
+}
+
+func TestNewRefusesWeakKeys(t *testing.T) {
+	for name, tc := range map[string]struct {
+		current string
+		keys    map[string][]byte
+	}{
+		"short key":       {"a", map[string][]byte{"a": []byte("secret")}},
+		"current missing": {"b", map[string][]byte{"a": key1}},
+		"dot in id":       {"a.b", map[string][]byte{"a.b": key1}},
+		"empty id":        {"", map[string][]byte{"": key1}},
+	} {
+		if _, err := New(tc.current, tc.keys); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}

@@ -1,0 +1,304 @@
+package toolcall
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/big"
+	"reflect"
+	"runtime"
+	"slices"
+	"sync"
+	"weak"
+
+	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/check"
+	"github.com/toolcall-go/toolcall/internal/seal"
+)
+
+// WithSealKeys seals every [Paused] state with an HMAC-SHA256 under
+// keys[current], and makes [Prompt.Resume] refuse, before anything runs,
+// a state that is not sealed, was sealed with a key not in keys, or was
+// edited in any field ([ErrInvalidPaused]). Keys are named by id, so that
+// they can rotate: seal with a new one, and keep the old ones while
+// states sealed with them may come back. Each key has at least 32 bytes
+// (say, from crypto/rand); ids hold no '.'. A mistake here makes every
+// call fail with an error that says so.
+//
+// State values ([SetState]) are sealed as JSON: they must survive a JSON
+// round trip (as plain data does) for a stored state to open.
+func WithSealKeys(current string, keys map[string][]byte) ManagerOption {
+	k, err := seal.New(current, keys)
+	return execOption(func(c *config) {
+		c.seal = k
+		if err != nil {
+			c.err = fmt.Errorf("toolcall: WithSealKeys: %w", err)
+		}
+	})
+}
+
+// WithResumeClaim makes resumes exactly-once across processes. claim is
+// called with the [Paused] state's ID once a resume's decisions were
+// checked and before any call runs; make it one atomic write in your own
+// store (an insert of the id as a unique key, a set-if-absent) and return
+// an error, such as one wrapping [ErrAlreadyResumed], when the id was
+// claimed before. The resume then runs nothing and returns that error.
+// Within one process, resuming the same *Paused value twice is
+// ErrAlreadyResumed without a claim function.
+func WithResumeClaim(claim func(ctx context.Context, id string) error) ClientOption {
+	return optionFunc(func(c *config) { c.claim = claim })
+}
+
+// finishPause gives p its ID and, when the client seals, its seal; p is
+// complete otherwise.
+func (c *config) finishPause(p *Paused) error {
+	p.ID, p.Seal = rand.Text(), ""
+	if c.seal == nil {
+		return nil
+	}
+	s, err := c.seal.Seal(p)
+	if err != nil {
+		return fmt.Errorf("toolcall: sealing the paused state (its session state must be JSON data): %w", err)
+	}
+	p.Seal = s
+	return nil
+}
+
+// openPaused checks p's seal, when the client seals.
+func (c *config) openPaused(p *Paused) error {
+	if c.seal == nil {
+		if p.Seal != "" {
+			return fmt.Errorf("%w: it is sealed, and the client has no seal keys (WithSealKeys)", ErrInvalidPaused)
+		}
+		return nil
+	}
+	unsealed := *p
+	unsealed.Seal = ""
+	if err := c.seal.Open(&unsealed, p.Seal); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidPaused, err)
+	}
+	return nil
+}
+
+// resumed holds the Paused values resumed in this process, by address;
+// an entry goes when its value is collected.
+var resumed sync.Map // weak.Pointer[Paused] -> struct{}
+
+// claimInProcess marks p as resumed, and reports false when it already
+// was; undo takes the mark back.
+func claimInProcess(p *Paused) (undo func(), ok bool) {
+	wp := weak.Make(p)
+	if _, loaded := resumed.LoadOrStore(wp, struct{}{}); loaded {
+		return nil, false
+	}
+	runtime.AddCleanup(p, func(wp weak.Pointer[Paused]) { resumed.Delete(wp) }, wp)
+	return func() { resumed.Delete(wp) }, true
+}
+
+// checkPaused checks that p holds together and returns the reply it
+// pauses: each waiting call is a call of that reply, with the same id,
+// name and arguments (as JSON values), each done call one with the same
+// id and name, and each of the reply's calls is one or the other, once.
+func checkPaused(p *Paused) (chat.Message, error) {
+	invalid := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrInvalidPaused}, args...)...)
+	}
+	n := len(p.History)
+	if n == 0 || p.History[n-1].Role != chat.RoleAssistant || len(p.History[n-1].ToolCalls) == 0 {
+		return chat.Message{}, invalid("the history does not end with a reply with tool calls")
+	}
+	if p.Round < 1 {
+		return chat.Message{}, invalid("round %d", p.Round)
+	}
+	if len(p.Pending) == 0 {
+		return chat.Message{}, invalid("no call waits")
+	}
+	reply := p.History[n-1]
+	seen := make(map[string]bool, len(reply.ToolCalls))
+	find := func(c chat.ToolCall, what string) (chat.ToolCall, error) {
+		if seen[c.ID] {
+			return c, invalid("call %q is listed twice", c.ID)
+		}
+		seen[c.ID] = true
+		j := slices.IndexFunc(reply.ToolCalls, func(rc chat.ToolCall) bool { return rc.ID == c.ID })
+		if j < 0 {
+			return c, invalid("%s call %q is not a call of the reply", what, c.ID)
+		}
+		rc := reply.ToolCalls[j]
+		if rc.Name != c.Name {
+			return c, invalid("%s call %q is of tool %q, the reply's of %q", what, c.ID, c.Name, rc.Name)
+		}
+		return rc, nil
+	}
+	for _, pc := range p.Pending {
+		rc, err := find(pc.ToolCall, "waiting")
+		if err != nil {
+			return reply, err
+		}
+		if !sameJSON(rc.Arguments, pc.Arguments) {
+			return reply, invalid("waiting call %q has other arguments than the reply's call", pc.ID)
+		}
+	}
+	for _, e := range p.Done {
+		if _, err := find(e.Call, "done"); err != nil {
+			return reply, err
+		}
+	}
+	for _, rc := range reply.ToolCalls {
+		if !seen[rc.ID] {
+			return reply, invalid("call %q of the reply is neither done nor waiting", rc.ID)
+		}
+	}
+	return reply, nil
+}
+
+// checkDecisions refuses the caller's mistakes: a decision for a call
+// that does not wait, one that says two things, Arguments without Allow,
+// and an allowed call of a tool the prompt does not offer.
+func checkDecisions(p *Paused, set *toolSet, decisions map[string]Decision) error {
+	for _, id := range slices.Sorted(maps.Keys(decisions)) {
+		d := decisions[id]
+		j := slices.IndexFunc(p.Pending, func(pc PendingCall) bool { return pc.ID == id })
+		if j < 0 {
+			return fmt.Errorf("toolcall: resume: a decision for call %q, which does not wait", id)
+		}
+		said := 0
+		for _, b := range []bool{d.Allow, d.Deny != "", d.Result != ""} {
+			if b {
+				said++
+			}
+		}
+		switch {
+		case said > 1:
+			return fmt.Errorf("toolcall: resume: the decision for call %q sets more than one of Allow, Deny and Result", id)
+		case len(d.Arguments) > 0 && !d.Allow:
+			return fmt.Errorf("toolcall: resume: the decision for call %q gives Arguments without Allow", id)
+		case d.Allow && set.find(p.Pending[j].Name) == nil:
+			return fmt.Errorf("toolcall: resume: call %q of tool %q is allowed, and the prompt does not offer that tool", id, p.Pending[j].Name)
+		}
+	}
+	return nil
+}
+
+// sameJSON reports whether a and b are the same JSON value: numbers
+// compared exactly, object keys in any order.
+func sameJSON(a, b json.RawMessage) bool {
+	va, okA := decodeExact(check.Normalize(a))
+	vb, okB := decodeExact(check.Normalize(b))
+	return okA && okB && equalJSON(va, vb)
+}
+
+func decodeExact(b []byte) (any, bool) {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+func equalJSON(a, b any) bool {
+	switch a := a.(type) {
+	case json.Number:
+		b, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		x, okX := new(big.Rat).SetString(string(a))
+		y, okY := new(big.Rat).SetString(string(b))
+		return okX && okY && x.Cmp(y) == 0
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, va := range a {
+			vb, ok := b[k]
+			if !ok || !equalJSON(va, vb) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !equalJSON(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// resume finishes the round a call paused in, once p and the decisions
+// passed the checks: the done calls keep their records, each waiting call
+// gets its decision (none keeps it waiting), and the round ends as any
+// other, or pauses again. Nothing runs when a check fails.
+func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paused, decisions map[string]Decision) (*execution, error) {
+	if err := cfg.openPaused(p); err != nil {
+		return nil, err
+	}
+	reply, err := checkPaused(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDecisions(p, set, decisions); err != nil {
+		return nil, err
+	}
+	undo, ok := claimInProcess(p)
+	if !ok {
+		return nil, fmt.Errorf("%w: this *Paused value was resumed before", ErrAlreadyResumed)
+	}
+	if cfg.claim != nil {
+		if p.ID == "" {
+			undo()
+			return nil, fmt.Errorf("%w: it has no ID to claim", ErrInvalidPaused)
+		}
+		if err := cfg.claim(ctx, p.ID); err != nil {
+			undo()
+			return nil, fmt.Errorf("toolcall: resume: the claim of paused state %s: %w", p.ID, err)
+		}
+	}
+	execs := make([]ToolExecution, len(reply.ToolCalls))
+	done := func(id string) int {
+		return slices.IndexFunc(p.Done, func(e ToolExecution) bool { return e.Call.ID == id })
+	}
+	// The history the round ends with: a copy, which p does not share.
+	n := len(p.History)
+	hist := append(make([]chat.Message, 0, n+len(execs)+1), p.History...)
+	var abort error
+	for i, call := range reply.ToolCalls {
+		if j := done(call.ID); j >= 0 {
+			execs[i] = p.Done[j]
+			continue
+		}
+		if abort != nil {
+			execs[i] = notRun(call, p.Round)
+			continue
+		}
+		j := slices.IndexFunc(p.Pending, func(pc PendingCall) bool { return pc.ID == call.ID })
+		d := decisions[call.ID]
+		if !d.Allow && d.Deny == "" && d.Result == "" {
+			execs[i] = ToolExecution{Call: call, Round: p.Round, Err: &pauseError{reason: p.Pending[j].Reason}}
+			continue
+		}
+		abort = m.executeOne(ctx, cfg, set, call, p.History, p.Round, &d, &execs[i])
+	}
+	ex := new(execution)
+	endRound(ex, hist, execs, p.Round)
+	switch {
+	case abort != nil:
+		return ex, abort
+	case ex.paused != nil:
+		return ex, ex.paused
+	}
+	return ex, nil
+}
