@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"strconv"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -49,6 +50,14 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 		return nil, err
 	}
 	defer resp.Body.Close()
+	if isJSON(resp.Header.Get("Content-Type")) {
+		// A server that does not stream answers with the whole reply.
+		reply, err := m.readReply(ctx, resp, model)
+		if err == nil && !yieldReply(reply, yield) {
+			return nil, chat.ErrStreamStopped
+		}
+		return reply, withRequestID(err, resp)
+	}
 	s := streamReader{m: m, model: model, status: resp.StatusCode, yield: yield}
 	reply, err := s.read(ctx, bufio.NewReaderSize(resp.Body, 64<<10))
 	return reply, withRequestID(err, resp)
@@ -311,6 +320,26 @@ func (s *streamReader) finish(r *response) bool {
 			if !s.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, ID: c.id, Name: c.name, Arguments: string(c.args)}}) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// isJSON reports whether a Content-Type is JSON's.
+func isJSON(contentType string) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt == "application/json"
+}
+
+// yieldReply yields a whole reply as deltas: its text, then each call.
+// It returns false as soon as yield does.
+func yieldReply(r *chat.Response, yield func(chat.Delta) bool) bool {
+	if r.Message.Content != "" && !yield(chat.Delta{Content: r.Message.Content}) {
+		return false
+	}
+	for i, c := range r.Message.ToolCalls {
+		if !yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, ID: c.ID, Name: c.Name, Arguments: string(c.Arguments)}}) {
+			return false
 		}
 	}
 	return true
