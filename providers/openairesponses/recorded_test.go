@@ -18,7 +18,7 @@ import (
 
 // The calls of the recorded replies, and the arguments both servers made.
 const (
-	llamaArgs = `{"city": "Paris", "unit": "celsius", "days":1, "options": {"wind": true}}`
+	llamaArgs  = `{"city": "Paris", "unit": "celsius", "days":1, "options": {"wind": true}}`
 	ollamaArgs = `{"city":"Paris"}`
 )
 
