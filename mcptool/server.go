@@ -45,6 +45,8 @@ type ServerOptions struct {
 // protocol error. A call that would wait for a decision (a tool that needs
 // approval and no approver in the Manager decided it, or a tool that
 // paused itself) is not run and answers with isError: MCP cannot wait.
+//
+// A tool given twice, or two tools of one name, is an error.
 func NewServer(impl *mcp.Implementation, tools []toolcall.Tool, opts *ServerOptions) (*mcp.Server, error) {
 	var o ServerOptions
 	if opts != nil {
@@ -57,6 +59,18 @@ func NewServer(impl *mcp.Implementation, tools []toolcall.Tool, opts *ServerOpti
 	defs, err := m.Definitions(tools)
 	if err != nil {
 		return nil, fmt.Errorf("mcptool: serving: %w", err)
+	}
+	if len(defs) != len(tools) {
+		// Definitions defines a tool given twice once; a server registers
+		// each name once, so the list was meant otherwise.
+		seen := map[string]bool{}
+		for _, d := range tools {
+			name := d.Definition().Name
+			if seen[name] {
+				return nil, fmt.Errorf("mcptool: serving: tool %q is given twice", name)
+			}
+			seen[name] = true
+		}
 	}
 	s := mcp.NewServer(impl, o.MCP)
 	for i, t := range tools {

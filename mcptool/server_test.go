@@ -326,3 +326,32 @@ func TestServedApprovalIsKept(t *testing.T) {
 	assert.False(t, res.IsError)
 	assert.Equal(t, 1, runs)
 }
+
+// TestNewServerRefusesARepeatedTool: the same tool twice, or two tools of
+// one name, is an error, not a panic or a server calling the wrong tool.
+func TestNewServerRefusesARepeatedTool(t *testing.T) {
+	t.Parallel()
+	tools := servedTools(t)
+	upper := tools[len(tools)-2]
+	other := toolcall.MustFunc("upper", "Another upper", func(context.Context, struct{}) (string, error) { return "", nil })
+	for _, tc := range []struct {
+		name  string
+		tools []toolcall.Tool
+		want  string
+	}{
+		{"the same tool twice", append(slices.Clone(tools), upper), `mcptool: serving: tool "upper" is given twice`},
+		{"the same tool twice, first", append([]toolcall.Tool{upper}, tools...), `mcptool: serving: tool "upper" is given twice`},
+		{"two tools of one name", append(slices.Clone(tools), other), `mcptool: serving: `},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var s *mcp.Server
+			var err error
+			require.NotPanics(t, func() { s, err = mcptool.NewServer(&mcp.Implementation{Name: "calc"}, tc.tools, nil) })
+			require.Error(t, err)
+			assert.Nil(t, s)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Contains(t, err.Error(), `"upper"`)
+		})
+	}
+}
