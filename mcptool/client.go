@@ -1,15 +1,15 @@
 package mcptool
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -26,19 +26,32 @@ import (
 // (streamable HTTP), Transport (any go-sdk transport) or Session (a go-sdk
 // session already connected), and the rest as needed.
 type Server struct {
-	// Name names the server in errors; by default its command or URL.
+	// Name names the server in errors; by default its command, or its
+	// URL's scheme, host and path.
 	Name string
 
 	// Command starts the server as a subprocess spoken to over stdio, with
-	// Args, Env (added to this process's environment) and Dir.
+	// Args and Dir. Its environment is the few variables a program needs
+	// (see InheritEnv), then Env ("KEY=value"; a key in Env wins).
 	Command string
 	Args    []string
 	Env     []string
 	Dir     string
+	// InheritEnv gives the subprocess this process's whole environment, its
+	// API keys included, then Env. Without it the subprocess gets only
+	// HOME, LOGNAME, PATH, SHELL, TERM and USER (on Windows APPDATA,
+	// HOMEDRIVE, HOMEPATH, LOCALAPPDATA, PATH, PROCESSOR_ARCHITECTURE,
+	// PROGRAMFILES, SYSTEMDRIVE, SYSTEMROOT, TEMP, USERNAME and
+	// USERPROFILE), as the official MCP SDKs start servers, and none whose
+	// value starts with "()" (a shell function).
+	InheritEnv bool
 
-	// URL is the server's streamable HTTP endpoint, reached with
-	// HTTPClient (http.DefaultClient when nil), sending Header with every
-	// request.
+	// URL is the server's streamable HTTP endpoint (http or https), reached
+	// with HTTPClient (http.DefaultClient when nil). Header goes with every
+	// request to the URL's origin (scheme, host and port) and to no other:
+	// a redirect elsewhere carries none of it. Credentials in the URL (user
+	// and password, query) are sent to the endpoint alone and shown
+	// nowhere: the server is named by the URL's scheme, host and path.
 	URL        string
 	Header     http.Header
 	HTTPClient *http.Client
@@ -55,7 +68,8 @@ type Server struct {
 	Session *mcp.ClientSession
 
 	// Prefix goes before each tool's name, so that two servers can both
-	// offer a "search".
+	// offer a "search". It may hold ASCII letters, digits, '_' and '-', up
+	// to 54 bytes (see the package doc on tool names).
 	Prefix string
 	// ToolNames, when set, are the only tools offered (the server's names,
 	// without Prefix); Filter, when set, must also accept a tool.
@@ -67,11 +81,16 @@ type Server struct {
 	// it, calls after an exit fail with [ErrServerExited].
 	Restart bool
 
-	// OnRefused, when set, gets each tool whose input schema the checks
-	// refuse (a *toolcall.DefinitionError naming the server, the tool, the
-	// parameter path and the keyword), and the tool is left out. Without it
-	// such a tool makes Connect and Tools fail: no tool is dropped
-	// silently.
+	// MaxTools bounds the tools one tools/list may hold, before ToolNames
+	// and Filter pick; zero means 1000. A longer list is a [*ListError].
+	MaxTools int
+
+	// OnRefused, when set, gets each tool the Client refuses, and the tool
+	// is left out: one whose input schema the checks refuse (a
+	// *toolcall.DefinitionError naming the server, the tool, the parameter
+	// path and the keyword), or one whose name another tool of the list
+	// has too (each of them). Without it such a tool makes Connect and
+	// Tools fail: no tool is dropped silently.
 	OnRefused func(err error)
 	// OnError, when set, sees the errors the Client recovers from: a
 	// tools/list that failed (the last good list stays offered and the
@@ -80,8 +99,30 @@ type Server struct {
 }
 
 // ErrServerExited: the stdio server exited and Restart is off, or
-// starting it again failed.
+// starting it again failed (the error wraps the cause too).
 var ErrServerExited = errors.New("mcptool: server exited")
+
+// A ListError is a tools/list the Client stopped reading because it had
+// no end in sight: more than 100 pages, more tools than
+// [Server].MaxTools, or a cursor the server had given before (a loop). No
+// tool of that list is offered: Connect fails with it, and a later
+// listing keeps the last good list (see [Server].OnError).
+type ListError struct {
+	Server string // the server's name
+	Pages  int    // the pages read
+	Tools  int    // the tools read
+	Reason string // what was wrong, e.g. "more than 100 pages"
+}
+
+func (e *ListError) Error() string {
+	return fmt.Sprintf("mcptool: server %q: tools/list: %s (%d tools in %d pages read)", e.Server, e.Reason, e.Tools, e.Pages)
+}
+
+// The bounds of one tools/list.
+const (
+	maxListPages    = 100
+	defaultMaxTools = 1000
+)
 
 var errClosed = errors.New("mcptool: client closed")
 
@@ -95,9 +136,10 @@ var errClosed = errors.New("mcptool: client closed")
 // for again after the server says it changed. A Client is safe for
 // concurrent use. Close it to end the session and the subprocess.
 type Client struct {
-	srv  Server
-	name string
-	sdk  *mcp.Client
+	srv      Server
+	name     string
+	endpoint *url.URL // the URL, with its credentials
+	sdk      *mcp.Client
 
 	mu      sync.Mutex // guards the fields below
 	session *mcp.ClientSession
@@ -119,8 +161,12 @@ type Client struct {
 // Connect connects to the server and lists its tools.
 func Connect(ctx context.Context, s Server) (*Client, error) {
 	c := &Client{srv: s, name: s.Name}
+	var urlErr error
+	if s.URL != "" {
+		c.endpoint, urlErr = parseEndpoint(s.URL)
+	}
 	if c.name == "" {
-		c.name = cmp.Or(s.Command, s.URL, "mcp")
+		c.name = cmp.Or(s.Command, public(c.endpoint), "mcp")
 	}
 	kinds := 0
 	for _, set := range []bool{s.Command != "", s.URL != "", s.Transport != nil, s.Session != nil} {
@@ -130,6 +176,12 @@ func Connect(ctx context.Context, s Server) (*Client, error) {
 	}
 	if kinds != 1 {
 		return nil, fmt.Errorf("mcptool: server %q: set exactly one of Command, URL, Transport and Session (%d set)", c.name, kinds)
+	}
+	if urlErr != nil {
+		return nil, fmt.Errorf("mcptool: server %q: URL: %w", c.name, urlErr)
+	}
+	if err := checkPrefix(s.Prefix); err != nil {
+		return nil, fmt.Errorf("mcptool: server %q: Prefix %q: %w", c.name, s.Prefix, err)
 	}
 	c.sdk = mcp.NewClient(&mcp.Implementation{Name: "toolcall", Version: "v1"}, &mcp.ClientOptions{
 		// No roots: a server would ask for them, and a stdio server with a
@@ -188,33 +240,85 @@ func (c *Client) list(ctx context.Context) ([]toolcall.Tool, error) {
 	return tools, nil
 }
 
+// listOnce reads the server's tool list, page by page within the bounds
+// (see [ListError]), and turns the tools offered into toolcall tools.
 func (c *Client) listOnce(ctx context.Context) ([]toolcall.Tool, error) {
-	var tools []toolcall.Tool
+	var listed []*mcp.Tool
 	err := c.withSession(ctx, true, func(cs *mcp.ClientSession) error {
-		tools = tools[:0]
-		for t, err := range cs.Tools(ctx, nil) {
-			if err != nil {
-				return err
-			}
-			if !c.offered(t) {
-				continue
-			}
-			tool, err := c.newTool(t)
-			if err != nil {
-				if c.srv.OnRefused == nil {
-					return err
-				}
-				c.srv.OnRefused(err)
-				continue
-			}
-			tools = append(tools, tool)
-		}
-		return nil
+		var err error
+		listed, err = c.readList(ctx, cs)
+		return err
 	})
 	if err != nil {
+		if le := (*ListError)(nil); errors.As(err, &le) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("mcptool: server %q: tools/list: %w", c.name, err)
 	}
+
+	var offered []*mcp.Tool
+	names := map[string][]string{} // the name the model sees -> the server's names
+	for _, t := range listed {
+		if c.offered(t) {
+			offered = append(offered, t)
+			name := c.toolName(t.Name)
+			names[name] = append(names[name], t.Name)
+		}
+	}
+	var tools []toolcall.Tool
+	for _, t := range offered {
+		name := c.toolName(t.Name)
+		var tool toolcall.Tool
+		var err error
+		if same := names[name]; len(same) > 1 {
+			err = fmt.Errorf("mcptool: server %q: %w", c.name, &toolcall.DefinitionError{Method: name,
+				Err: fmt.Errorf("%w: %d tools of the list would be offered as %q (the server's names %q); all are left out", toolcall.ErrInvalidTool, len(same), name, same)})
+		} else {
+			tool, err = c.newTool(name, t)
+		}
+		if err != nil {
+			if c.srv.OnRefused == nil {
+				return nil, err
+			}
+			c.srv.OnRefused(err)
+			continue
+		}
+		tools = append(tools, tool)
+	}
 	return tools, nil
+}
+
+// readList reads every page of the tool list. The go-sdk's iterator
+// follows any cursor, so a server sending pages without end would hold
+// Connect forever: the pages are read here, within the bounds.
+func (c *Client) readList(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.Tool, error) {
+	limit := cmp.Or(c.srv.MaxTools, defaultMaxTools)
+	var tools []*mcp.Tool
+	seen := map[string]bool{"": true}
+	params := &mcp.ListToolsParams{}
+	for pages := 1; ; pages++ {
+		res, err := cs.ListTools(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, res.Tools...)
+		le := &ListError{Server: c.name, Pages: pages, Tools: len(tools)}
+		switch next := res.NextCursor; {
+		case len(tools) > limit:
+			le.Reason = fmt.Sprintf("more than %d tools (Server.MaxTools)", limit)
+		case next == "":
+			return tools, nil
+		case seen[next]:
+			le.Reason = fmt.Sprintf("page %d gave a cursor given before, a loop", pages)
+		case pages == maxListPages:
+			le.Reason = fmt.Sprintf("more than %d pages", maxListPages)
+		default:
+			seen[next] = true
+			params = &mcp.ListToolsParams{Cursor: next}
+			continue
+		}
+		return nil, le
+	}
 }
 
 func (c *Client) offered(t *mcp.Tool) bool {
@@ -313,8 +417,13 @@ func (c *Client) current(ctx context.Context) (*mcp.ClientSession, int, error) {
 		}
 		return nil, 0, fmt.Errorf("connecting failed %d times, next attempt in %s", c.fails, wait.Round(time.Millisecond))
 	}
+	exited := c.exited
 	c.mu.Unlock()
-	return c.connect(ctx)
+	cs, gen, err := c.connect(ctx)
+	if err != nil && exited {
+		return nil, 0, fmt.Errorf("%w; starting it again failed: %w", ErrServerExited, err)
+	}
+	return cs, gen, err
 }
 
 // connect starts a new session.
@@ -378,13 +487,37 @@ func (c *Client) drop(gen int) {
 	cs.Close()
 }
 
+// environ is the environment of a stdio server.
+func (s *Server) environ() []string {
+	if s.InheritEnv {
+		return append(os.Environ(), s.Env...)
+	}
+	env := make([]string, 0, len(defaultEnv)+len(s.Env)) // not nil: nil would inherit all
+	for _, k := range defaultEnv {
+		// A value starting with "()" is a shell function, which a shell
+		// in the server would define (and once, run).
+		if v, ok := os.LookupEnv(k); ok && !strings.HasPrefix(v, "()") {
+			env = append(env, k+"="+v)
+		}
+	}
+	return append(env, s.Env...)
+}
+
+// defaultEnv is what the official MCP SDKs pass to a stdio server
+// (PROGRAMFILES only the TypeScript one).
+var defaultEnv = func() []string {
+	if runtime.GOOS == "windows" {
+		return []string{"APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE",
+			"PROGRAMFILES", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE"}
+	}
+	return []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
+}()
+
 func (c *Client) transport() (mcp.Transport, *exec.Cmd, error) {
 	switch {
 	case c.srv.Command != "":
 		cmd := exec.Command(c.srv.Command, c.srv.Args...)
-		if len(c.srv.Env) > 0 {
-			cmd.Env = append(os.Environ(), c.srv.Env...)
-		}
+		cmd.Env = c.srv.environ()
 		cmd.Dir = c.srv.Dir
 		return &mcp.CommandTransport{Command: cmd}, cmd, nil
 	case c.srv.URL != "":
@@ -397,62 +530,16 @@ func (c *Client) transport() (mcp.Transport, *exec.Cmd, error) {
 			base = http.DefaultTransport
 		}
 		copied := *hc
-		copied.Transport = sessionTransport{base: base, header: c.srv.Header}
-		return &mcp.StreamableClientTransport{Endpoint: c.srv.URL, HTTPClient: &copied}, nil, nil
+		copied.Transport = &httpTransport{base: base, header: c.srv.Header, endpoint: c.endpoint}
+		// The go-sdk knows the endpoint without its credentials, so that
+		// none of its errors (nor net/http's) can show them.
+		return &mcp.StreamableClientTransport{Endpoint: public(c.endpoint), HTTPClient: &copied}, nil, nil
 	}
 	t, err := c.srv.Transport()
 	if err != nil {
 		return nil, nil, fmt.Errorf("transport: %w", err)
 	}
 	return t, nil, nil
-}
-
-// sessionTransport sends header with every request, and reads the
-// TypeScript SDK servers' answer to an unknown session as the 404 that the
-// protocol asks for, so that the go-sdk reports mcp.ErrSessionMissing.
-// Those servers answer 400 instead: to a POST with the JSON-RPC error
-// "Bad Request: No valid session ID provided" (whose id is null, so the
-// go-sdk drops it and reports only "Bad Request"), to a GET or DELETE
-// with the text "Invalid or missing session ID". Only a request that
-// carried a session id is read so; any other answer passes unchanged.
-type sessionTransport struct {
-	base   http.RoundTripper
-	header http.Header
-}
-
-func (t sessionTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(t.header) > 0 {
-		r = r.Clone(r.Context())
-		for k, vs := range t.header {
-			r.Header[k] = append([]string(nil), vs...)
-		}
-	}
-	resp, err := t.base.RoundTrip(r)
-	if err != nil || resp.StatusCode != http.StatusBadRequest || r.Header.Get("Mcp-Session-Id") == "" {
-		return resp, err
-	}
-	head, err := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	if err != nil {
-		resp.Body.Close()
-		return nil, err
-	}
-	text := strings.ToLower(string(head))
-	if !strings.Contains(text, "no valid session id") && !strings.Contains(text, "invalid or missing session id") {
-		resp.Body = readCloser{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
-		return resp, nil
-	}
-	resp.Body.Close()
-	// An empty body: the go-sdk reads a JSON-RPC error with an id in the
-	// body before the status.
-	resp.StatusCode, resp.Status = http.StatusNotFound, "404 Not Found"
-	resp.Body, resp.ContentLength = http.NoBody, 0
-	resp.Header.Del("Content-Length")
-	return resp, nil
-}
-
-type readCloser struct {
-	io.Reader
-	io.Closer
 }
 
 // Close ends the session and, for a stdio server, the subprocess: it

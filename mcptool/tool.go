@@ -3,11 +3,14 @@ package mcptool
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -25,25 +28,87 @@ type remoteTool struct {
 
 func (t *remoteTool) Metadata() toolcall.Metadata { return t.meta }
 
-// newTool turns t into a toolcall tool. Its schema goes through the same
-// fail-closed checks as any other tool's.
-func (c *Client) newTool(t *mcp.Tool) (toolcall.Tool, error) {
+// newTool turns t into a toolcall tool called name (see toolName). Its
+// schema goes through the same fail-closed checks as any other tool's;
+// calls reach the server under t's own name.
+func (c *Client) newTool(name string, t *mcp.Tool) (toolcall.Tool, error) {
 	schema, err := json.Marshal(t.InputSchema)
 	if err != nil {
 		return nil, fmt.Errorf("mcptool: server %q: tool %q: input schema: %w", c.name, t.Name, err)
 	}
-	name := t.Name
-	def := chat.ToolDefinition{Name: c.srv.Prefix + name, Description: t.Description, InputSchema: schema}
+	def := chat.ToolDefinition{Name: name, Description: t.Description, InputSchema: schema}
 	if def.Description == "" {
 		def.Description = t.Title
 	}
+	own := t.Name
 	inner, err := toolcall.NewTool(def, func(ctx context.Context, args json.RawMessage) (string, error) {
-		return c.call(ctx, name, args)
+		return c.call(ctx, own, args)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mcptool: server %q: %w", c.name, err)
 	}
 	return &remoteTool{Tool: inner, meta: metadata(t.Annotations)}, nil
+}
+
+// maxName is the longest tool name the library (as OpenAI) takes, and
+// hashLen the length of the suffix of a mapped name: '_' and 8 hex digits.
+const (
+	maxName = 64
+	hashLen = 9
+)
+
+// toolName is the name the model sees for the server's tool name: Prefix
+// and name when that is a legal name (1 to 64 ASCII letters, digits, '_'
+// and '-'); otherwise Prefix, name with each other character replaced by
+// '_' and cut to fit, '_', and the first 8 hex digits of the SHA-256 of
+// name. The mapping depends on the name alone, so a tool keeps its name
+// when the list changes.
+func (c *Client) toolName(name string) string {
+	full := c.srv.Prefix + name
+	if len(full) <= maxName && legal(full) {
+		return full
+	}
+	sum := sha256.Sum256([]byte(name))
+	var b strings.Builder
+	b.WriteString(c.srv.Prefix)
+	for _, r := range name {
+		if b.Len() == maxName-hashLen {
+			break
+		}
+		if r < utf8.RuneSelf && legal(string(r)) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	b.WriteByte('_')
+	b.WriteString(hex.EncodeToString(sum[:4]))
+	return b.String()
+}
+
+// legal reports whether s has only ASCII letters, digits, '_' and '-'.
+func legal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// checkPrefix makes sure a Prefix leaves room in a mapped name for one
+// character of the tool's and the hash.
+func checkPrefix(p string) error {
+	switch {
+	case p == "":
+		return nil
+	case !legal(p):
+		return errors.New("may hold only ASCII letters, digits, '_' and '-'")
+	case len(p) > maxName-hashLen-1:
+		return fmt.Errorf("is %d bytes long, the limit is %d", len(p), maxName-hashLen-1)
+	}
+	return nil
 }
 
 // metadata reads MCP's tool annotations, with the protocol's defaults for

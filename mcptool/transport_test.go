@@ -38,6 +38,7 @@ func TestServerProgram(t *testing.T) {
 		{"HTTPLoop", testHTTPLoop},
 		{"StdioKilledRestart", testStdioKilledRestart},
 		{"StdioKilledNoRestart", testStdioKilledNoRestart},
+		{"StdioFailedRestartIsServerExited", testStdioFailedRestartIsServerExited},
 		{"StdioFailedListKeepsTools", testStdioFailedListKeepsTools},
 		{"StdioListChangedThreeTimes", testStdioListChangedThreeTimes},
 	} {

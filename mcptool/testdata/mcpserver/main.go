@@ -10,6 +10,7 @@
 //   - grow {name}: adds a tool of that name (answering "<name> here"); the
 //     server then notifies tools/list_changed.
 //   - break_list: the next tools/list fails with "list unavailable".
+//   - env, only with -env: the server's environment, one variable a line.
 package main
 
 import (
@@ -22,6 +23,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,8 +31,15 @@ import (
 
 func main() {
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this address instead of stdio")
+	env := flag.Bool("env", false, "add the env tool")
 	flag.Parse()
 	s := newServer()
+	if *env {
+		mcp.AddTool(s, &mcp.Tool{Name: "env", Description: "The server's environment"},
+			func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+				return text(strings.Join(os.Environ(), "\n")), nil, nil
+			})
+	}
 	if *httpAddr == "" {
 		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			log.Fatal(err)

@@ -1,0 +1,135 @@
+package mcptool
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// parseEndpoint parses a server's URL. Its error never holds the URL,
+// which may carry credentials.
+func parseEndpoint(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("does not parse: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, errors.New("must be an http or https URL with a host")
+	}
+	u.Fragment, u.RawFragment = "", "" // never sent
+	return u, nil
+}
+
+// public is the URL that names a server: scheme, host and path, without
+// the user, password and query, which may be credentials.
+func public(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}).String()
+}
+
+// origin is a URL's scheme, host and port, the port spelled out.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// httpTransport carries the requests of a server given by URL. To the
+// endpoint's origin it adds the configured header (and the URL's user and
+// password as basic authentication when the header has no Authorization);
+// to the endpoint itself, the URL's query, which the go-sdk never sees. A
+// request to another origin, as a redirect makes, gets none of them.
+//
+// It also reads the TypeScript SDK servers' answer to an unknown session
+// as the 404 that the protocol asks for, so that the go-sdk reports
+// mcp.ErrSessionMissing. Those servers answer 400 instead: to a POST with
+// the JSON-RPC error "Bad Request: No valid session ID provided" (whose id
+// is null, so the go-sdk drops it and reports only "Bad Request"), to a GET
+// or DELETE with the text "Invalid or missing session ID". Only a request
+// that carried a session id is read so; any other answer passes unchanged.
+//
+// A 401 becomes an error saying which headers to set: the go-sdk would
+// report only "Unauthorized".
+type httpTransport struct {
+	base     http.RoundTripper
+	header   http.Header
+	endpoint *url.URL
+}
+
+func (t *httpTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	home := origin(r.URL) == origin(t.endpoint)
+	if home {
+		r = r.Clone(r.Context())
+		for k, vs := range t.header {
+			r.Header[k] = slices.Clone(vs)
+		}
+		if u := t.endpoint.User; u != nil && r.Header.Get("Authorization") == "" {
+			pass, _ := u.Password()
+			r.SetBasicAuth(u.Username(), pass)
+		}
+		if r.URL.Path == t.endpoint.Path && r.URL.RawQuery == "" {
+			r.URL.RawQuery = t.endpoint.RawQuery
+		}
+	}
+	resp, err := t.base.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode == http.StatusUnauthorized {
+		resp.Body.Close()
+		return nil, t.unauthorized(home)
+	}
+	if resp.StatusCode != http.StatusBadRequest || r.Header.Get("Mcp-Session-Id") == "" {
+		return resp, nil
+	}
+	head, err := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	text := strings.ToLower(string(head))
+	if !strings.Contains(text, "no valid session id") && !strings.Contains(text, "invalid or missing session id") {
+		resp.Body = readCloser{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+		return resp, nil
+	}
+	resp.Body.Close()
+	// An empty body: the go-sdk reads a JSON-RPC error with an id in the
+	// body before the status.
+	resp.StatusCode, resp.Status = http.StatusNotFound, "404 Not Found"
+	resp.Body, resp.ContentLength = http.NoBody, 0
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
+// unauthorized says what to do about a 401. It names the headers sent,
+// never their values.
+func (t *httpTransport) unauthorized(home bool) error {
+	const status = "the server answered 401 Unauthorized"
+	switch {
+	case !home:
+		return fmt.Errorf("%s after a redirect to another origin, to which Server.Header is not sent", status)
+	case len(t.header) == 0:
+		return fmt.Errorf(`%s: set the credentials it expects in Server.Header, e.g. "Authorization: Bearer <token>"`, status)
+	}
+	names := slices.Sorted(maps.Keys(t.header))
+	return fmt.Errorf("%s to the Server.Header sent (%s): set the credentials it expects there", status, strings.Join(names, ", "))
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
