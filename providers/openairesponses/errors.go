@@ -40,19 +40,18 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 	switch {
 	case resp.StatusCode == http.StatusBadRequest && noToolSupport(msg):
 		pe.Err = chat.ErrToolsNotSupported
-	case resp.StatusCode == http.StatusNotFound && msg == "":
-		// A 404 without a message in JSON says neither what is missing
-		// nor why: most likely the URL, so it wraps no sentinel.
-		pe.Err = nil
+	case resp.StatusCode == http.StatusNotFound && !strings.Contains(strings.ToLower(msg), "model"):
+		// Servers say in JSON that a model is missing; any other 404 (a
+		// web server's page, {"detail":"Not Found"}) is a wrong URL.
+		pe.Err = chat.ErrBadRequest
 		pe.Message = "no /responses at " + m.redact(m.base) + m.v1Hint()
 	case resp.StatusCode == http.StatusUnauthorized && m.key == "":
 		pe.Message = strings.TrimPrefix(msg+"; no API key is set (Config.APIKey or OPENAI_API_KEY)", "; ")
 	case msg == "":
 		pe.Message = http.StatusText(resp.StatusCode)
 	}
-	// A 1xx or 3xx the client did not follow is a bad response; a 404
-	// without a message is left wrapping nothing.
-	if pe.Err == nil && resp.StatusCode != http.StatusNotFound {
+	// A 1xx or 3xx the client did not follow is a bad response.
+	if pe.Err == nil {
 		pe.Err = chat.ErrBadResponse
 	}
 	return pe

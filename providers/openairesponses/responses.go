@@ -134,7 +134,7 @@ func New(cfg Config) *Model {
 // String describes the model without its API key, so that logging a Model
 // cannot leak the key.
 func (m *Model) String() string {
-	return "openairesponses.Model(" + m.endpoint + ", model " + m.model + ")"
+	return "openairesponses.Model(" + m.redact(m.endpoint) + ", model " + m.model + ")"
 }
 
 // GoString is String, for %#v.

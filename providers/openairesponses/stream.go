@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"strconv"
@@ -351,8 +352,14 @@ func deltaText(raw json.RawMessage) (string, error) {
 		return "", nil
 	}
 	var s string
-	err := json.Unmarshal(raw, &s)
-	return s, err
+	if err := json.Unmarshal(raw, &s); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) {
+			return "", fmt.Errorf("\"delta\" is a JSON %s, want a string", typ.Value)
+		}
+		return "", err
+	}
+	return s, nil
 }
 
 // An sseField says what a line of a server-sent event stream carries.
