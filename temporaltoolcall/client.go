@@ -1,0 +1,120 @@
+package temporaltoolcall
+
+import (
+	"context"
+	"errors"
+
+	"github.com/toolcall-go/toolcall"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+)
+
+// ErrPayloadTooLarge: a payload the conversation had to record (a model
+// request with the whole conversation, a tool call, the response) is
+// larger than Input.MaxPayloadBytes, which stays under the server's limit.
+var ErrPayloadTooLarge = errors.New("temporaltoolcall: payload too large")
+
+// Decide delivers decisions for waiting calls, by call id, as an Update
+// of the conversation's workflow, and returns once the workflow accepted
+// them (the calls then run in the workflow). Decisions for calls that do
+// not wait, and decisions that decide nothing or several things (Allow
+// with Deny, Arguments without Allow) are refused with an error before
+// they enter the history.
+func Decide(ctx context.Context, c client.Client, workflowID, runID string, decisions map[string]toolcall.Decision) error {
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID:   workflowID,
+		RunID:        runID,
+		UpdateName:   UpdateDecide,
+		Args:         []any{decisions},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err != nil {
+		return err
+	}
+	return h.Get(ctx, nil)
+}
+
+// Pending returns the calls of a conversation that wait for a decision.
+func Pending(ctx context.Context, c client.Client, workflowID, runID string) ([]toolcall.PendingCall, error) {
+	v, err := c.QueryWorkflow(ctx, workflowID, runID, QueryPending)
+	if err != nil {
+		return nil, err
+	}
+	var out []toolcall.PendingCall
+	if err := v.Get(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Result waits for a conversation to end and returns its Response, as
+// Prompt.Call would. A conversation that failed returns an error that
+// errors.Is matches with the same sentinel as Call's (toolcall.ErrMaxIterations,
+// ErrReplyCut, ErrEmptyAnswer, ErrFatal, the chat errors of a model request,
+// ErrPayloadTooLarge), and, as Call does, the Response so far when it could
+// be recorded with the failure.
+func Result(ctx context.Context, run client.WorkflowRun) (*toolcall.Response, error) {
+	var resp *toolcall.Response
+	err := run.Get(ctx, &resp)
+	if err == nil {
+		return resp, nil
+	}
+	return failed(err)
+}
+
+// failed returns the Response and error of a failed conversation, from
+// the workflow's error.
+func failed(err error) (*toolcall.Response, error) {
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) {
+		return nil, err
+	}
+	var partial *toolcall.Response
+	if app.HasDetails() {
+		if derr := app.Details(&partial); derr != nil {
+			partial = nil
+		}
+	}
+	out := &conversationError{err: err}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if a, ok := e.(*temporal.ApplicationError); ok {
+			if s := sentinel(a.Type()); s != nil {
+				out.is = append(out.is, s)
+			}
+		}
+	}
+	return partial, out
+}
+
+// sentinel returns the error an error type stands for.
+func sentinel(typ string) error {
+	switch typ {
+	case typeMaxIterations:
+		return toolcall.ErrMaxIterations
+	case typeReplyCut:
+		return toolcall.ErrReplyCut
+	case typeEmptyAnswer:
+		return toolcall.ErrEmptyAnswer
+	case typeFatal:
+		return toolcall.ErrFatal
+	case typeTooLarge:
+		return ErrPayloadTooLarge
+	}
+	for _, e := range modelErrors {
+		if e.typ == typ {
+			return e.err
+		}
+	}
+	return nil
+}
+
+// A conversationError is a failed conversation: Temporal's error, which
+// also matches the sentinels its error types stand for.
+type conversationError struct {
+	err error
+	is  []error
+}
+
+func (e *conversationError) Error() string { return e.err.Error() }
+
+func (e *conversationError) Unwrap() []error { return append([]error{e.err}, e.is...) }

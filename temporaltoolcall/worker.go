@@ -1,0 +1,312 @@
+package temporaltoolcall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+)
+
+// A Worker is what a worker process holds for conversations: the model,
+// the tools and the tool context. None of it enters the workflow's history.
+type Worker struct {
+	Model chat.Model
+	Tools []toolcall.Tool
+	// Options configure the Manager that runs each tool call (limits,
+	// approver, middleware, error handler, strict tools).
+	Options []toolcall.ManagerOption
+	// Hooks observe each model request (BeforeModel, AfterModel) and each
+	// tool call (BeforeTool, AfterTool, ToolProgress) inside its activity.
+	// BeforeCall and AfterCall are not called: the call is the workflow.
+	Hooks toolcall.Hooks
+	// ToolContext, when set, gives the tool context of a conversation's
+	// tool calls: the caller's secrets and data, on the worker's side.
+	// An error fails the conversation; the call does not run.
+	ToolContext func(ctx context.Context, s Session) (toolcall.ToolContext, error)
+}
+
+// A Session identifies the conversation a tool call belongs to, for the
+// worker's ToolContext function.
+type Session struct {
+	WorkflowID string
+	RunID      string
+	// Key is the conversation's Input.Key, such as a tenant id.
+	Key string
+}
+
+// Register registers the Conversation workflow and the worker's
+// activities with r, under WorkflowName, ModelActivity and ToolActivity.
+// It refuses tools that cannot be offered together (a duplicate name, a
+// schema the checks refuse) and a nil model.
+func (w *Worker) Register(r worker.Registry) error {
+	if w.Model == nil {
+		return errors.New("temporaltoolcall: the Worker has no model")
+	}
+	if _, err := w.manager(nil).Definitions(w.Tools); err != nil {
+		return fmt.Errorf("temporaltoolcall: %w", err)
+	}
+	r.RegisterWorkflowWithOptions(Conversation, workflow.RegisterOptions{Name: WorkflowName})
+	r.RegisterActivityWithOptions(w.model, activity.RegisterOptions{Name: ModelActivity})
+	r.RegisterActivityWithOptions(w.tool, activity.RegisterOptions{Name: ToolActivity})
+	return nil
+}
+
+// manager returns the Manager for a call: the worker's options and tool
+// hooks, and, for a call that was decided, an approver that gives d.
+func (w *Worker) manager(d *toolcall.Decision) *toolcall.Manager {
+	opts := append([]toolcall.ManagerOption(nil), w.Options...)
+	h := w.Hooks
+	opts = append(opts, toolcall.WithHooks(toolcall.Hooks{
+		BeforeTool: func(ctx context.Context, call chat.ToolCall) context.Context {
+			if h.BeforeTool != nil {
+				ctx = hooked(ctx, h.BeforeTool(ctx, call))
+			}
+			annotate(ctx)
+			return ctx
+		},
+		AfterTool:    h.AfterTool,
+		ToolProgress: h.ToolProgress,
+	}))
+	if d != nil {
+		opts = append(opts, toolcall.WithApprover(func(context.Context, chat.ToolCall, toolcall.Metadata) toolcall.Decision { return *d }))
+	}
+	return toolcall.NewManager(opts...)
+}
+
+func hooked(ctx, from context.Context) context.Context {
+	if from == nil {
+		return ctx
+	}
+	return from
+}
+
+// annotate puts the workflow's id and run id on the span ctx carries, by
+// the attribute names of Temporal's own tracing interceptor.
+func annotate(ctx context.Context) {
+	span := trace.SpanFromContext(ctx)
+	if !span.IsRecording() || !activity.IsActivity(ctx) {
+		return
+	}
+	info := activity.GetInfo(ctx)
+	span.SetAttributes(attribute.String("temporalWorkflowID", info.WorkflowExecution.ID),
+		attribute.String("temporalRunID", info.WorkflowExecution.RunID))
+}
+
+// offered returns the worker's tools that names select, in that order;
+// all of them when names is empty.
+func (w *Worker) offered(names []string) ([]toolcall.Tool, error) {
+	if len(names) == 0 {
+		return w.Tools, nil
+	}
+	out := make([]toolcall.Tool, 0, len(names))
+	for _, n := range names {
+		t := w.find(n)
+		if t == nil {
+			return nil, temporal.NewNonRetryableApplicationError(
+				fmt.Sprintf("%v: no tool named %q is on the worker", toolcall.ErrToolNotFound, n), typeInput, nil)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func (w *Worker) find(name string) toolcall.Tool {
+	for _, t := range w.Tools {
+		if t.Definition().Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// nonRetryableModelErrors are the model errors a retry cannot fix.
+var nonRetryableModelErrors = []string{"chat.ErrBadRequest", "chat.ErrUnauthorized", "chat.ErrModelNotFound", "chat.ErrToolsNotSupported", typeInput, typeTooLarge}
+
+var modelErrors = []struct {
+	err error
+	typ string
+}{
+	{chat.ErrBadRequest, "chat.ErrBadRequest"},
+	{chat.ErrUnauthorized, "chat.ErrUnauthorized"},
+	{chat.ErrModelNotFound, "chat.ErrModelNotFound"},
+	{chat.ErrToolsNotSupported, "chat.ErrToolsNotSupported"},
+	{chat.ErrRateLimited, "chat.ErrRateLimited"},
+	{chat.ErrServer, "chat.ErrServer"},
+	{chat.ErrBadResponse, "chat.ErrBadResponse"},
+}
+
+// heartbeat records heartbeats until the returned func is called, so that
+// the server notices a lost worker within the HeartbeatTimeout.
+func heartbeat(ctx context.Context) (stop func()) {
+	every := time.Second
+	if hb := activity.GetInfo(ctx).HeartbeatTimeout; hb > 0 {
+		every = max(hb/4, 10*time.Millisecond)
+	}
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			activity.RecordHeartbeat(ctx)
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done); <-ended }
+}
+
+// model is the model activity: one request, with the worker's tools.
+func (w *Worker) model(ctx context.Context, in modelRequest) (*modelReply, error) {
+	defer heartbeat(ctx)()
+	tools, err := w.offered(in.Tools)
+	if err != nil {
+		return nil, err
+	}
+	m := w.manager(nil)
+	defs, err := m.Definitions(tools)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), typeInput, nil)
+	}
+	req := in.Request
+	req.Tools = defs
+	mctx := ctx
+	if h := w.Hooks.BeforeModel; h != nil {
+		mctx = hooked(ctx, h(ctx, &req))
+	}
+	annotate(mctx)
+	start := time.Now()
+	mr, err := w.Model.Chat(mctx, &req)
+	if err == nil && mr == nil {
+		err = fmt.Errorf("%w: model returned no response", chat.ErrBadResponse)
+	}
+	if h := w.Hooks.AfterModel; h != nil {
+		mc := toolcall.ModelCall{Round: in.Round, Request: &req, Err: err, Duration: time.Since(start)}
+		if err == nil {
+			mc.Response = mr
+		}
+		h(mctx, mc)
+	}
+	if err != nil {
+		for _, e := range modelErrors {
+			if errors.Is(err, e.err) {
+				return nil, temporal.NewApplicationErrorWithOptions(err.Error(), e.typ, temporal.ApplicationErrorOptions{Cause: err})
+			}
+		}
+		return nil, err
+	}
+	out := &modelReply{Response: withUniqueCallIDs(mr)}
+	for _, call := range out.Response.Message.ToolCalls {
+		var p callPolicy
+		if t := find(tools, call.Name); t != nil {
+			md := t.Metadata()
+			p = callPolicy{Known: true, Retry: md.ReadOnly || md.Idempotent, Timeout: md.Timeout}
+		}
+		out.Calls = append(out.Calls, p)
+	}
+	return out, nil
+}
+
+func find(tools []toolcall.Tool, name string) toolcall.Tool {
+	for _, t := range tools {
+		if t.Definition().Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// tool is the tool activity: one call, run by the worker's Manager as
+// Prompt.Call runs it.
+func (w *Worker) tool(ctx context.Context, in toolRequest) (*toolOutcome, error) {
+	defer heartbeat(ctx)()
+	tools, err := w.offered(in.Tools)
+	if err != nil {
+		return nil, err
+	}
+	var tc toolcall.ToolContext
+	if len(in.State) > 0 {
+		tc = toolcall.NewToolContext(in.State)
+	}
+	if w.ToolContext != nil {
+		info := activity.GetInfo(ctx)
+		secrets, err := w.ToolContext(ctx, Session{WorkflowID: info.WorkflowExecution.ID, RunID: info.WorkflowExecution.RunID, Key: in.Key})
+		if err != nil {
+			return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("temporaltoolcall: the worker's tool context: %v", err), typeTool, nil)
+		}
+		tc = tc.Merge(secrets) // the worker's values win over the state's
+	}
+	ctx = toolcall.ContextWithToolContext(ctx, tc)
+	resp, err := w.manager(in.Decision).Execute(ctx, tools, &chat.Request{Messages: in.History}, &chat.Response{Message: in.Reply})
+	out := &toolOutcome{}
+	var paused *toolcall.Paused
+	switch {
+	case errors.As(err, &paused):
+		out.Paused = paused.Pending[0].Reason
+		return out, nil
+	case err != nil && ctx.Err() != nil:
+		return nil, err // the activity was cancelled or timed out: Temporal decides
+	case err != nil:
+		out.Abort = err.Error()
+	}
+	if resp == nil || len(resp.Executions) != 1 {
+		return nil, temporal.NewNonRetryableApplicationError("temporaltoolcall: the call was not executed", typeTool, err)
+	}
+	out.Execution = resp.Executions[0]
+	if size, err := jsonSize(out); err != nil || size > in.MaxBytes && in.MaxBytes > 0 {
+		e := &out.Execution
+		e.Result = fmt.Sprintf("tool %s's result is too large to record (%d bytes encoded, the limit is %d): lower Limits.MaxResultBytes", e.Call.Name, size, in.MaxBytes)
+		if err != nil {
+			e.Result = fmt.Sprintf("tool %s's result cannot be recorded: %v", e.Call.Name, err)
+		}
+		e.IsError, e.State, e.ReturnDirect = true, nil, false
+	}
+	return out, nil
+}
+
+// withUniqueCallIDs gives a call without an id "call_<index>" and a
+// repeated id a "_<n>" suffix, as Prompt.Call does, so that every tool
+// message answers one call.
+func withUniqueCallIDs(mr *chat.Response) *chat.Response {
+	calls := mr.Message.ToolCalls
+	seen := make(map[string]bool, len(calls))
+	var out []chat.ToolCall
+	for i, c := range calls {
+		id := c.ID
+		if id == "" {
+			id = fmt.Sprintf("call_%d", i)
+		}
+		base := id
+		for n := 1; seen[id]; n++ {
+			id = fmt.Sprintf("%s_%d", base, n)
+		}
+		seen[id] = true
+		if id != c.ID && out == nil {
+			out = append([]chat.ToolCall(nil), calls...)
+		}
+		if out != nil {
+			out[i].ID = id
+		}
+	}
+	if out == nil {
+		return mr
+	}
+	r := *mr
+	r.Message.ToolCalls = out
+	return &r
+}

@@ -1,0 +1,604 @@
+package temporaltoolcall
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// Names under which Worker.Register registers the workflow and its
+// activities, and the names of the workflow's Update and Query.
+const (
+	WorkflowName  = "toolcall.Conversation"
+	ModelActivity = "toolcall.Model"
+	ToolActivity  = "toolcall.Tool"
+	// UpdateDecide delivers decisions for waiting calls: a
+	// map[string]toolcall.Decision by call id, as Prompt.Resume takes.
+	UpdateDecide = "toolcall.decide"
+	// QueryPending returns the calls that wait, a []toolcall.PendingCall.
+	QueryPending = "toolcall.pending"
+)
+
+// Defaults of the Input fields that are zero.
+const (
+	DefaultMaxIterations    = 10
+	DefaultConcurrency      = 16
+	DefaultModelTimeout     = 10 * time.Minute
+	DefaultModelAttempts    = 5
+	DefaultToolTimeout      = time.Hour
+	DefaultToolAttempts     = 5
+	DefaultHeartbeatTimeout = 10 * time.Second
+	// DefaultMaxPayloadBytes keeps each payload under the server's 2 MiB
+	// limit with room for its metadata and a codec's overhead.
+	DefaultMaxPayloadBytes = 2<<20 - 64<<10
+)
+
+// Input is what a conversation starts from: the prompt, and the settings
+// that Prompt.Call takes from its Client. Zero fields mean the defaults.
+// All of it is recorded in the workflow's history; secrets belong in the
+// worker's ToolContext, never here.
+type Input struct {
+	System   string         `json:"system,omitempty"`
+	Messages []chat.Message `json:"messages,omitempty"`
+	// Tools names the worker's tools offered to the model, in order; empty
+	// offers all of them. A name the worker does not have fails the
+	// conversation before the model is asked.
+	Tools      []string        `json:"tools,omitempty"`
+	ToolChoice chat.ToolChoice `json:"tool_choice,omitzero"`
+	Options    chat.Options    `json:"options,omitzero"`
+	Model      string          `json:"model,omitempty"`
+	// State is the session state from an earlier conversation
+	// (Response.State); the tools read it from their ToolContext.
+	State map[string]any `json:"state,omitempty"`
+	// Key is given to the worker's ToolContext function, to choose the
+	// tool context (say, a tenant's credentials) on the worker's side.
+	Key string `json:"key,omitempty"`
+
+	// MaxIterations bounds the tool rounds, DefaultMaxIterations by
+	// default; toolcall.NoLimit removes the bound.
+	MaxIterations int `json:"max_iterations,omitempty"`
+	// AnswerAtLimit asks the model once more, with tool choice none, when
+	// the limit is reached, as toolcall.WithAnswerAtLimit does.
+	AnswerAtLimit bool `json:"answer_at_limit,omitempty"`
+	// Concurrency bounds the tool activities of one reply that run at
+	// once, DefaultConcurrency by default; 1 runs them in call order.
+	Concurrency int `json:"concurrency,omitempty"`
+	// DecisionTimeout bounds how long a call waits for a decision; past
+	// it the call is denied and the model told so. Zero waits forever.
+	DecisionTimeout time.Duration `json:"decision_timeout,omitempty"`
+
+	// ModelTimeout is each model request's StartToCloseTimeout and
+	// ModelAttempts how many times a failed request is tried.
+	ModelTimeout  time.Duration `json:"model_timeout,omitempty"`
+	ModelAttempts int           `json:"model_attempts,omitempty"`
+	// ToolTimeout is the StartToCloseTimeout of a tool call whose tool
+	// has no timeout of its own (toolcall.WithTimeout).
+	ToolTimeout time.Duration `json:"tool_timeout,omitempty"`
+	// ToolAttempts is how many times a call that may run again is tried
+	// when its worker is lost.
+	ToolAttempts int `json:"tool_attempts,omitempty"`
+	// HeartbeatTimeout is how soon a lost worker is noticed.
+	HeartbeatTimeout time.Duration `json:"heartbeat_timeout,omitempty"`
+	// Retry says, by tool name, whether a call whose worker was lost runs
+	// again (true) or fails (false); a tool not named follows its hints:
+	// it runs again when it is ReadOnly or Idempotent.
+	Retry map[string]bool `json:"retry,omitempty"`
+	// MaxPayloadBytes bounds every payload the workflow sends,
+	// DefaultMaxPayloadBytes by default.
+	MaxPayloadBytes int `json:"max_payload_bytes,omitempty"`
+
+	// Continued is the conversation so far, set by the workflow when it
+	// continues as new; leave it nil.
+	Continued *toolcall.Response `json:"continued,omitempty"`
+}
+
+// modelRequest is the input of the model activity.
+type modelRequest struct {
+	Request chat.Request `json:"request"` // without Tools: the worker adds them
+	Tools   []string     `json:"tools,omitempty"`
+	Round   int          `json:"round"`
+}
+
+// modelReply is the model activity's result: the reply, with unique call
+// ids, and how each call is to run.
+type modelReply struct {
+	Response *chat.Response `json:"response"`
+	Calls    []callPolicy   `json:"calls,omitempty"`
+}
+
+// callPolicy is what the worker's tool says about running a call again.
+type callPolicy struct {
+	Known   bool          `json:"known,omitempty"` // the tool is on the worker
+	Retry   bool          `json:"retry,omitempty"` // ReadOnly or Idempotent
+	Timeout time.Duration `json:"timeout,omitempty"`
+}
+
+// toolRequest is the input of the tool activity: one call of a reply.
+type toolRequest struct {
+	Tools    []string           `json:"tools,omitempty"`
+	History  []chat.Message     `json:"history"` // before the reply
+	Reply    chat.Message       `json:"reply"`   // the reply, with only this call
+	Decision *toolcall.Decision `json:"decision,omitempty"`
+	State    map[string]any     `json:"state,omitempty"`
+	Key      string             `json:"key,omitempty"`
+	MaxBytes int                `json:"max_bytes"`
+}
+
+// toolOutcome is the tool activity's result.
+type toolOutcome struct {
+	Execution toolcall.ToolExecution `json:"execution"`
+	// Paused is why the call waits for a decision; empty when it ran.
+	Paused string `json:"paused,omitempty"`
+	// Abort is the error that ends the conversation, when the error policy
+	// aborts (toolcall.ErrFatal).
+	Abort string `json:"abort,omitempty"`
+}
+
+// Error types of a failed conversation, as Result maps them back.
+const (
+	typeMaxIterations = "toolcall.ErrMaxIterations"
+	typeReplyCut      = "toolcall.ErrReplyCut"
+	typeEmptyAnswer   = "toolcall.ErrEmptyAnswer"
+	typeFatal         = "toolcall.ErrFatal"
+	typeTooLarge      = "temporaltoolcall.ErrPayloadTooLarge"
+	typeModel         = "temporaltoolcall.ModelFailed"
+	typeTool          = "temporaltoolcall.ToolFailed"
+	typeInput         = "temporaltoolcall.BadInput"
+)
+
+// lostWorker is what the model is told of a call whose worker was lost
+// and which may not run again.
+const lostWorker = "the worker running this call was lost; it may or may not have taken effect"
+
+// A waiting call of the round in progress.
+type waiting struct {
+	index    int
+	call     toolcall.PendingCall
+	since    time.Time
+	decision *toolcall.Decision // set by the Update, taken by the round
+}
+
+// conversation is the workflow's state.
+type conversation struct {
+	ctx     workflow.Context
+	in      Input
+	resp    *toolcall.Response
+	waiting []*waiting
+}
+
+// Conversation is the workflow: it runs one conversation as Prompt.Call
+// does, each model request and each tool call an activity. See the package
+// documentation.
+func Conversation(ctx workflow.Context, in Input) (*toolcall.Response, error) {
+	c := &conversation{ctx: ctx, in: in, resp: &toolcall.Response{}}
+	if err := workflow.SetQueryHandler(ctx, QueryPending, c.pending); err != nil {
+		return nil, err
+	}
+	err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateDecide, c.decide,
+		workflow.UpdateHandlerOptions{Validator: c.validate})
+	if err != nil {
+		return nil, err
+	}
+	return c.run()
+}
+
+// pending answers QueryPending.
+func (c *conversation) pending() ([]toolcall.PendingCall, error) {
+	out := []toolcall.PendingCall{}
+	for _, w := range c.waiting {
+		if w.decision == nil {
+			out = append(out, w.call)
+		}
+	}
+	return out, nil
+}
+
+// validate refuses decisions before they enter the history: each must
+// name a call that waits and decide it one way.
+func (c *conversation) validate(_ workflow.Context, decisions map[string]toolcall.Decision) error {
+	if len(decisions) == 0 {
+		return errors.New("no decisions given")
+	}
+	ids := slices.Sorted(maps.Keys(decisions)) // the first problem named is always the same
+	for _, id := range ids {
+		if !slices.ContainsFunc(c.waiting, func(w *waiting) bool { return w.call.ID == id && w.decision == nil }) {
+			return fmt.Errorf("call %q does not wait for a decision", id)
+		}
+		if err := checkDecision(decisions[id]); err != nil {
+			return fmt.Errorf("call %q: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// checkDecision refuses a decision that decides nothing or several things.
+func checkDecision(d toolcall.Decision) error {
+	var set []string
+	if d.Allow {
+		set = append(set, "allow")
+	}
+	if d.Deny != "" {
+		set = append(set, "deny")
+	}
+	if d.Result != "" {
+		set = append(set, "result")
+	}
+	switch {
+	case len(set) == 0:
+		return errors.New("the decision decides nothing: give one of allow, deny or result")
+	case len(set) > 1:
+		return fmt.Errorf("the decision is contradictory: it sets %s; give exactly one", strings.Join(set, " and "))
+	case len(d.Arguments) > 0 && !d.Allow:
+		return errors.New("arguments are given without allow")
+	case len(d.Arguments) > 0 && !json.Valid(d.Arguments):
+		return errors.New("the arguments are not valid JSON")
+	}
+	return nil
+}
+
+// decide records decisions that validate passed.
+func (c *conversation) decide(_ workflow.Context, decisions map[string]toolcall.Decision) error {
+	for _, w := range c.waiting { // call order, not the map's
+		if d, ok := decisions[w.call.ID]; ok && w.decision == nil {
+			w.decision = &d
+		}
+	}
+	return nil
+}
+
+func (c *conversation) maxPayload() int {
+	if c.in.MaxPayloadBytes > 0 {
+		return c.in.MaxPayloadBytes
+	}
+	return DefaultMaxPayloadBytes
+}
+
+// fail ends the conversation with an error of type typ; the Response so
+// far rides along when it fits.
+func (c *conversation) fail(typ string, cause error, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if size, err := jsonSize(c.resp); err == nil && size <= c.maxPayload() {
+		return temporal.NewNonRetryableApplicationError(msg, typ, cause, c.resp)
+	}
+	return temporal.NewNonRetryableApplicationError(msg, typ, cause)
+}
+
+// fits fails the conversation when v, a payload about to be sent, is
+// larger than the limit.
+func (c *conversation) fits(what string, v any) error {
+	size, err := jsonSize(v)
+	if err != nil {
+		return c.fail(typeInput, nil, "temporaltoolcall: %s cannot be encoded: %v", what, err)
+	}
+	if limit := c.maxPayload(); size > limit {
+		return c.fail(typeTooLarge, nil, "%v: %s is %d bytes, the limit is %d", ErrPayloadTooLarge, what, size, limit)
+	}
+	return nil
+}
+
+func jsonSize(v any) (int, error) {
+	b, err := json.Marshal(v)
+	return len(b), err
+}
+
+func (c *conversation) run() (*toolcall.Response, error) {
+	in, resp := &c.in, c.resp
+	var hist []chat.Message
+	first := 1
+	if in.Continued != nil {
+		*resp = *in.Continued
+		hist = resp.History
+		first = resp.Rounds + 1
+	} else {
+		if in.System != "" {
+			hist = append(hist, chat.SystemMessage(in.System))
+		}
+		hist = append(hist, in.Messages...)
+		if len(hist) == 0 {
+			return nil, c.fail(typeInput, nil, "temporaltoolcall: the conversation has no messages")
+		}
+	}
+	maxIter := in.MaxIterations
+	if maxIter == 0 {
+		maxIter = DefaultMaxIterations
+	}
+	for round := first; ; round++ {
+		if round > first && workflow.GetInfo(c.ctx).GetContinueAsNewSuggested() {
+			return nil, c.continueAsNew(hist)
+		}
+		req := modelRequest{Tools: in.Tools, Round: round, Request: chat.Request{
+			Model: in.Model, Messages: hist, ToolChoice: in.ToolChoice, Options: in.Options}}
+		if round > 1 && forced(req.Request.ToolChoice) {
+			req.Request.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceAuto}
+		}
+		if in.AnswerAtLimit && maxIter > 0 && round > maxIter {
+			req.Request.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceNone}
+		}
+		resp.Rounds = round
+		resp.History = hist
+		if err := c.fits("the model request of round "+fmt.Sprint(round), req); err != nil {
+			return nil, err
+		}
+		var mr modelReply
+		if err := workflow.ExecuteActivity(c.modelContext(), ModelActivity, req).Get(c.ctx, &mr); err != nil {
+			return nil, c.fail(typeModel, err, "temporaltoolcall: model request of round %d failed", round)
+		}
+		reply := mr.Response
+		resp.Intermediate = append(resp.Intermediate, reply)
+		resp.Usage = resp.Usage.Add(reply.Usage)
+		resp.Message = reply.Message
+		if !reply.HasToolCalls() {
+			resp.History = append(slices.Clip(hist), reply.Message)
+			if reply.Message.Content == "" {
+				return nil, c.fail(typeEmptyAnswer, nil, "%v: the model's reply has no text and no tool calls (finish reason %q)", toolcall.ErrEmptyAnswer, reply.FinishReason)
+			}
+			return resp, c.fits("the response", resp)
+		}
+		if reply.FinishReason == chat.FinishLength || reply.FinishReason == chat.FinishFiltered {
+			n := len(reply.Message.ToolCalls)
+			calls := "call was"
+			if n > 1 {
+				calls = "calls were"
+			}
+			return nil, c.fail(typeReplyCut, nil, "%v: finish reason %q; its %d tool %s not run", toolcall.ErrReplyCut, reply.FinishReason, n, calls)
+		}
+		if maxIter > 0 && round > maxIter {
+			rounds := "rounds"
+			if maxIter == 1 {
+				rounds = "round"
+			}
+			return nil, c.fail(typeMaxIterations, nil, "%v: the model still called tools after %d tool %s", toolcall.ErrMaxIterations, maxIter, rounds)
+		}
+		execs, err := c.round(round, hist, reply.Message, mr.Calls)
+		if err != nil {
+			return nil, err
+		}
+		hist = append(slices.Clip(hist), reply.Message)
+		direct := len(execs) > 0
+		for _, e := range execs {
+			m := chat.ToolMessage(e.Call, e.Result)
+			m.IsError = e.IsError
+			hist = append(hist, m)
+			if len(e.State) > 0 {
+				if resp.State == nil {
+					resp.State = map[string]any{}
+				}
+				maps.Copy(resp.State, e.State)
+			}
+			if e.IsError || !e.ReturnDirect {
+				direct = false
+			}
+		}
+		resp.Executions = append(resp.Executions, execs...)
+		resp.History = hist
+		if direct {
+			resp.ReturnedDirect = true
+			return resp, c.fits("the response", resp)
+		}
+	}
+}
+
+// continueAsNew carries the conversation into a new run, once the
+// Update handlers have finished.
+func (c *conversation) continueAsNew(hist []chat.Message) error {
+	if err := workflow.Await(c.ctx, func() bool { return workflow.AllHandlersFinished(c.ctx) }); err != nil {
+		return err
+	}
+	next := c.in
+	cont := *c.resp
+	cont.History = hist
+	next.Continued = &cont
+	if err := c.fits("the conversation carried into a new run", next); err != nil {
+		return err
+	}
+	return workflow.NewContinueAsNewError(c.ctx, WorkflowName, next)
+}
+
+func forced(c chat.ToolChoice) bool { return c.Name != "" || c.Mode == chat.ToolChoiceRequired }
+
+func (c *conversation) modelContext() workflow.Context {
+	in := &c.in
+	attempts := in.ModelAttempts
+	if attempts <= 0 {
+		attempts = DefaultModelAttempts
+	}
+	return workflow.WithActivityOptions(c.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: or(in.ModelTimeout, DefaultModelTimeout),
+		HeartbeatTimeout:    or(in.HeartbeatTimeout, DefaultHeartbeatTimeout),
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:        time.Second,
+			BackoffCoefficient:     2,
+			MaximumInterval:        time.Minute,
+			MaximumAttempts:        int32(attempts),
+			NonRetryableErrorTypes: nonRetryableModelErrors,
+		},
+	})
+}
+
+func or(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// toolContext returns the activity options of a call, by its policy.
+func (c *conversation) toolContext(call chat.ToolCall, p callPolicy) workflow.Context {
+	in := &c.in
+	retry, ok := in.Retry[call.Name]
+	if !ok {
+		retry = p.Retry
+	}
+	attempts := int32(1)
+	if retry {
+		attempts = int32(in.ToolAttempts)
+		if attempts <= 0 {
+			attempts = DefaultToolAttempts
+		}
+	}
+	timeout := or(in.ToolTimeout, DefaultToolTimeout)
+	if p.Timeout > 0 {
+		timeout = p.Timeout + time.Minute // the tool's own timeout ends the call first
+	}
+	return workflow.WithActivityOptions(c.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: timeout,
+		HeartbeatTimeout:    or(in.HeartbeatTimeout, DefaultHeartbeatTimeout),
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:    time.Second,
+			BackoffCoefficient: 2,
+			MaximumInterval:    time.Minute,
+			MaximumAttempts:    attempts,
+		},
+	})
+}
+
+// A running tool activity.
+type running struct {
+	index int
+	f     workflow.Future
+}
+
+// round runs the calls of reply as activities, at most Concurrency at
+// once, waits for the decisions of the calls that wait, and returns one
+// execution per call, in call order.
+func (c *conversation) round(round int, hist []chat.Message, reply chat.Message, policies []callPolicy) ([]toolcall.ToolExecution, error) {
+	calls := reply.ToolCalls
+	execs := make([]toolcall.ToolExecution, len(calls))
+	limit := c.in.Concurrency
+	switch {
+	case limit == 0:
+		limit = DefaultConcurrency
+	case limit < 0:
+		limit = len(calls)
+	}
+	state := c.in.State
+	if len(c.resp.State) > 0 {
+		state = maps.Clone(c.in.State)
+		if state == nil {
+			state = map[string]any{}
+		}
+		maps.Copy(state, c.resp.State)
+	}
+	type job struct {
+		index    int
+		decision *toolcall.Decision
+	}
+	queue := make([]job, len(calls))
+	for i := range calls {
+		queue[i] = job{index: i}
+	}
+	var run []running
+	c.waiting = nil
+	defer func() { c.waiting = nil }()
+	timeout := c.in.DecisionTimeout
+	for {
+		// Decided calls run again, in call order.
+		c.waiting = slices.DeleteFunc(c.waiting, func(w *waiting) bool {
+			if w.decision != nil {
+				queue = append(queue, job{index: w.index, decision: w.decision})
+				return true
+			}
+			return false
+		})
+		for len(run) < limit && len(queue) > 0 {
+			j := queue[0]
+			queue = queue[1:]
+			one := reply
+			one.ToolCalls = []chat.ToolCall{calls[j.index]}
+			req := toolRequest{Tools: c.in.Tools, History: hist, Reply: one, Decision: j.decision,
+				State: state, Key: c.in.Key, MaxBytes: c.maxPayload()}
+			if err := c.fits(fmt.Sprintf("the tool call %q of round %d", calls[j.index].ID, round), req); err != nil {
+				return nil, err
+			}
+			var p callPolicy
+			if j.index < len(policies) {
+				p = policies[j.index]
+			}
+			run = append(run, running{j.index, workflow.ExecuteActivity(c.toolContext(calls[j.index], p), ToolActivity, req)})
+		}
+		if len(run) == 0 && len(c.waiting) == 0 {
+			return execs, nil
+		}
+		ready := func() bool {
+			return slices.ContainsFunc(run, func(r running) bool { return r.f.IsReady() }) ||
+				slices.ContainsFunc(c.waiting, func(w *waiting) bool { return w.decision != nil })
+		}
+		if timeout > 0 && len(c.waiting) > 0 {
+			first := c.waiting[0].since
+			for _, w := range c.waiting {
+				if w.since.Before(first) {
+					first = w.since
+				}
+			}
+			wait := first.Add(timeout).Sub(workflow.Now(c.ctx))
+			ok := false
+			if wait > 0 {
+				var err error
+				if ok, err = workflow.AwaitWithTimeout(c.ctx, wait, ready); err != nil {
+					return nil, err
+				}
+			}
+			if !ok {
+				now := workflow.Now(c.ctx)
+				c.waiting = slices.DeleteFunc(c.waiting, func(w *waiting) bool {
+					if w.decision == nil && !now.Before(w.since.Add(timeout)) {
+						execs[w.index] = denied(w.call.ToolCall, round, fmt.Sprintf("no decision was made within %s", timeout))
+						return true
+					}
+					return false
+				})
+			}
+		} else if err := workflow.Await(c.ctx, ready); err != nil {
+			return nil, err
+		}
+		var err error
+		run = slices.DeleteFunc(run, func(r running) bool {
+			if !r.f.IsReady() || err != nil {
+				return false
+			}
+			err = c.finished(round, calls[r.index], r, execs)
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// finished records the outcome of a tool activity.
+func (c *conversation) finished(round int, call chat.ToolCall, r running, execs []toolcall.ToolExecution) error {
+	var out toolOutcome
+	if err := r.f.Get(c.ctx, &out); err != nil {
+		if te := (*temporal.TimeoutError)(nil); errors.As(err, &te) {
+			execs[r.index] = toolcall.ToolExecution{Call: call, Round: round, IsError: true, Result: lostWorker}
+			return nil
+		}
+		return c.fail(typeTool, err, "temporaltoolcall: tool call %q (%s) of round %d failed", call.ID, call.Name, round)
+	}
+	if out.Abort != "" {
+		execs[r.index] = out.Execution
+		return c.fail(typeFatal, nil, "%s", out.Abort)
+	}
+	if out.Paused != "" {
+		c.waiting = append(c.waiting, &waiting{index: r.index, since: workflow.Now(c.ctx),
+			call: toolcall.PendingCall{ToolCall: call, Reason: out.Paused}})
+		return nil
+	}
+	out.Execution.Round = round
+	execs[r.index] = out.Execution
+	return nil
+}
+
+// denied is the record of a call refused without running.
+func denied(call chat.ToolCall, round int, reason string) toolcall.ToolExecution {
+	return toolcall.ToolExecution{Call: call, Round: round, IsError: true, Result: "tool call denied: " + reason}
+}
