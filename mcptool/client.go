@@ -183,6 +183,9 @@ func Connect(ctx context.Context, s Server) (*Client, error) {
 	if err := checkPrefix(s.Prefix); err != nil {
 		return nil, fmt.Errorf("mcptool: server %q: Prefix %q: %w", c.name, s.Prefix, err)
 	}
+	if s.MaxTools < 0 {
+		return nil, fmt.Errorf("mcptool: server %q: MaxTools is %d; zero means the default, 1000", c.name, s.MaxTools)
+	}
 	c.sdk = mcp.NewClient(&mcp.Implementation{Name: "toolcall", Version: "v1"}, &mcp.ClientOptions{
 		// No roots: a server would ask for them, and a stdio server with a
 		// question pending may not exit when its stdin closes.

@@ -75,8 +75,8 @@ func (c *Client) toolName(name string) string {
 		if b.Len() == maxName-hashLen {
 			break
 		}
-		if r < utf8.RuneSelf && legal(string(r)) {
-			b.WriteRune(r)
+		if r < utf8.RuneSelf && legalByte(byte(r)) {
+			b.WriteByte(byte(r))
 		} else {
 			b.WriteByte('_')
 		}
@@ -86,15 +86,19 @@ func (c *Client) toolName(name string) string {
 	return b.String()
 }
 
-// legal reports whether s has only ASCII letters, digits, '_' and '-'.
+// legal reports whether s is not empty and has only ASCII letters,
+// digits, '_' and '-'.
 func legal(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		if !legalByte(s[i]) {
 			return false
 		}
 	}
 	return s != ""
+}
+
+func legalByte(c byte) bool {
+	return c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // checkPrefix makes sure a Prefix leaves room in a mapped name for one

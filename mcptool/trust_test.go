@@ -321,6 +321,9 @@ func TestToolListIsBounded(t *testing.T) {
 	tools, err := c.Tools(context.Background(), nil)
 	require.NoError(t, err)
 	assert.Len(t, tools, 100)
+
+	_, err = mcptool.Connect(context.Background(), mcptool.Server{Name: "x", Transport: inMemory(sdkServer(t)), MaxTools: -1})
+	assert.EqualError(t, err, `mcptool: server "x": MaxTools is -1; zero means the default, 1000`)
 }
 
 // TestRepeatedToolNamesAreRefused: two tools of one name in one list are
