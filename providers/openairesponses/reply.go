@@ -122,11 +122,32 @@ func (a *arguments) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// pieces is text kept as the pieces it came in and joined once at the
+// end: a builder grown delta by delta allocates several times the text.
+type pieces struct {
+	parts []string
+	n     int // bytes
+}
+
+func (p *pieces) add(s string) {
+	if s != "" {
+		p.parts = append(p.parts, s)
+		p.n += len(s)
+	}
+}
+
+func (p *pieces) String() string {
+	if len(p.parts) == 1 {
+		return p.parts[0]
+	}
+	return strings.Join(p.parts, "")
+}
+
 // An assembler collects one reply, from a response's output items or from
 // stream events.
 type assembler struct {
 	model     string
-	content   strings.Builder
+	content   pieces
 	reasoning strings.Builder
 	calls     []pendingCall
 	// kept are the reasoning items to send back, each with the number of
@@ -141,7 +162,7 @@ type assembler struct {
 // size is the number of bytes assembled: text, reasoning, reasoning
 // items and arguments.
 func (a *assembler) size() int64 {
-	n := a.content.Len() + a.reasoning.Len()
+	n := a.content.n + a.reasoning.Len()
 	for _, c := range a.calls {
 		n += len(c.args)
 	}
@@ -172,7 +193,7 @@ func (a *assembler) addItem(raw json.RawMessage) error {
 	}
 	switch it.Type {
 	case "message":
-		a.content.WriteString(partsText(it.Content))
+		a.content.add(partsText(it.Content))
 	case "function_call":
 		a.calls = append(a.calls, pendingCall{itemID: it.ID, id: it.CallID, name: it.Name, args: it.Arguments, done: true})
 	case "reasoning":

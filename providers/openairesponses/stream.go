@@ -60,7 +60,7 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 		return reply, withRequestID(err, resp)
 	}
 	s := streamReader{m: m, model: model, status: resp.StatusCode, yield: yield}
-	reply, err := s.read(ctx, bufio.NewReaderSize(resp.Body, 64<<10))
+	reply, err := s.read(ctx, bufio.NewReaderSize(resp.Body, 128<<10))
 	return reply, withRequestID(err, resp)
 }
 
@@ -102,8 +102,8 @@ func (s *streamReader) read(ctx context.Context, br *bufio.Reader) (*chat.Respon
 			if err != nil || done {
 				return reply, err
 			}
-			if l := s.m.limit; l >= 0 && s.a.size() > l {
-				return nil, s.m.badResponse(s.model, s.status, (&tooLargeError{what: "streamed reply", limit: l}).Error())
+			if err := s.room(0); err != nil {
+				return nil, err
 			}
 		}
 		if readErr == io.EOF {
@@ -119,7 +119,7 @@ type event struct {
 	Item        json.RawMessage `json:"item"`         // response.output_item.added, .done
 	OutputIndex *int            `json:"output_index"` // with the item's events
 	ItemID      string          `json:"item_id"`
-	Delta       json.RawMessage `json:"delta"`     // the text or arguments of a .delta event
+	Delta       deltaText       `json:"delta"`     // the text or arguments of a .delta event
 	Arguments   *string         `json:"arguments"` // response.function_call_arguments.done
 	// An error event's: code and message, or an error object.
 	Code    any       `json:"code"`
@@ -127,17 +127,44 @@ type event struct {
 	Error   *apiError `json:"error"`
 }
 
+// handled are the events this package reads; any other is skipped.
+var handled = map[string]bool{
+	"error":                                  true,
+	"response.created":                       true,
+	"response.in_progress":                   true,
+	"response.completed":                     true,
+	"response.incomplete":                    true,
+	"response.failed":                        true,
+	"response.output_item.added":             true,
+	"response.output_item.done":              true,
+	"response.output_text.delta":             true,
+	"response.refusal.delta":                 true,
+	"response.function_call_arguments.delta": true,
+	"response.function_call_arguments.done":  true,
+}
+
 // event handles one event. It returns the reply and true when the event
 // ends the stream, or an error.
 func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Response, bool, error) {
-	var ev event
-	if err := json.Unmarshal(payload, &ev); err != nil {
+	// The type first: other events are not decoded, so that one of a
+	// shape this package does not know cannot fail the stream.
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(payload, &head); err != nil {
 		if atEOF && !json.Valid(payload) {
 			return nil, false, s.m.badResponse(s.model, s.status, "stream ended in the middle of an event")
 		}
 		return nil, false, s.m.badResponse(s.model, s.status, decodeProblem("stream event", err))
 	}
-	typ := cmp.Or(ev.Type, name)
+	typ := cmp.Or(head.Type, name)
+	if !handled[typ] {
+		return nil, false, nil
+	}
+	var ev event
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		return nil, false, s.m.badResponse(s.model, s.status, decodeProblem(typ+" event", err))
+	}
 	switch typ {
 	case "error":
 		e := ev.Error
@@ -163,22 +190,18 @@ func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Res
 			return nil, false, chat.ErrStreamStopped
 		}
 	case "response.output_text.delta", "response.refusal.delta":
-		text, err := deltaText(ev.Delta)
-		if err != nil {
-			return nil, false, s.m.badResponse(s.model, s.status, decodeProblem(typ+" event", err))
-		}
-		if text != "" {
+		if text := string(ev.Delta); text != "" {
+			if err := s.room(len(text)); err != nil {
+				return nil, false, err
+			}
 			s.markText(ev.ItemID)
-			s.a.content.WriteString(text)
+			s.a.content.add(text)
 			if !s.yield(chat.Delta{Content: text}) {
 				return nil, false, chat.ErrStreamStopped
 			}
 		}
 	case "response.function_call_arguments.delta":
-		text, err := deltaText(ev.Delta)
-		if err != nil {
-			return nil, false, s.m.badResponse(s.model, s.status, decodeProblem(typ+" event", err))
-		}
+		text := string(ev.Delta)
 		i := s.call(&ev, "")
 		c := &s.a.calls[i]
 		if text != "" && !c.done {
@@ -234,7 +257,7 @@ func (s *streamReader) item(ev *event, done bool) bool {
 		if text == "" {
 			return true
 		}
-		s.a.content.WriteString(text)
+		s.a.content.add(text)
 		return s.yield(chat.Delta{Content: text})
 	case "reasoning":
 		if done {
@@ -292,6 +315,15 @@ func (s *streamReader) complete(i int, id, name string, args []byte) bool {
 	return (d.ID == "" && d.Name == "" && d.Arguments == "") || s.yield(chat.Delta{ToolCall: &d})
 }
 
+// room returns an error when n more bytes would take the reply beyond
+// the response limit (or when it is beyond already, for n = 0).
+func (s *streamReader) room(n int) error {
+	if l := s.m.limit; l >= 0 && s.a.size()+int64(n) > l {
+		return s.m.badResponse(s.model, s.status, (&tooLargeError{what: "streamed reply", limit: l}).Error())
+	}
+	return nil
+}
+
 func (s *streamReader) markText(itemID string) {
 	if s.texts == nil {
 		s.texts = make(map[string]bool)
@@ -304,16 +336,16 @@ func (s *streamReader) markText(itemID string) {
 // it. It returns false as soon as yield does.
 func (s *streamReader) finish(r *response) bool {
 	a := &s.a
-	if len(a.calls) > 0 || a.content.Len() > 0 || a.reasoning.Len() > 0 || len(r.Output) == 0 {
+	if len(a.calls) > 0 || a.content.n > 0 || a.reasoning.Len() > 0 || len(r.Output) == 0 {
 		return true
 	}
 	for _, raw := range r.Output {
 		n := len(a.calls)
-		before := a.content.Len()
+		before := len(a.content.parts)
 		if a.addItem(raw) != nil {
 			continue
 		}
-		if a.content.Len() > before && !s.yield(chat.Delta{Content: a.content.String()[before:]}) {
+		if len(a.content.parts) > before && !s.yield(chat.Delta{Content: a.content.parts[before]}) {
 			return false
 		}
 		for i := n; i < len(a.calls); i++ {
@@ -346,20 +378,30 @@ func yieldReply(r *chat.Response, yield func(chat.Delta) bool) bool {
 	return true
 }
 
-// deltaText reads a delta: a string.
-func deltaText(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
+// deltaText is a delta's text: a string (null is none).
+type deltaText string
+
+func (d *deltaText) UnmarshalJSON(b []byte) error {
+	switch b[0] {
+	case '"':
+		return json.Unmarshal(b, (*string)(d))
+	case 'n':
+		*d = ""
+		return nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		var typ *json.UnmarshalTypeError
-		if errors.As(err, &typ) {
-			return "", fmt.Errorf("\"delta\" is a JSON %s, want a string", typ.Value)
-		}
-		return "", err
+	return fmt.Errorf("\"delta\" is a JSON %s, want a string", kind(b[0]))
+}
+
+func kind(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
 	}
-	return s, nil
+	return "number"
 }
 
 // An sseField says what a line of a server-sent event stream carries.
