@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -99,4 +100,59 @@ func collectTools(items []any) ([]Tool, error) {
 		}
 	}
 	return out, nil
+}
+
+// find returns the tool called name: the first offered with that name.
+func (s *toolSet) find(name string) Tool {
+	switch {
+	case s.index != nil:
+		if i, ok := s.index[name]; ok {
+			return s.first[i]
+		}
+	case s.prepared:
+		for i := range s.defs {
+			if s.defs[i].Name == name {
+				return s.first[i]
+			}
+		}
+	default:
+		for _, t := range s.tools {
+			if toolName(t) == name {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// toolName returns t's name; a tool this package built gives it without
+// a copy of its definition.
+func toolName(t Tool) string {
+	if bt, ok := t.(builtTool); ok {
+		return bt.core().def.Name
+	}
+	return t.Definition().Name
+}
+
+// unknownTool is the error of a call to a tool that was not offered; its
+// message, for the model, lists the tools that were.
+type unknownTool struct {
+	name  string
+	tools []Tool
+}
+
+func (unknownTool) Is(target error) bool { return target == ErrToolNotFound }
+
+func (u unknownTool) Error() string {
+	name := u.name
+	names := make([]string, 0, len(u.tools))
+	for _, t := range u.tools {
+		if n := t.Definition().Name; !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf("tool %q does not exist; no tools are available", name)
+	}
+	return fmt.Sprintf("tool %q does not exist; available tools: %s", name, strings.Join(names, ", "))
 }
