@@ -169,8 +169,22 @@ func (p *Prompt) Model(name string) *Prompt { p.model = name; return p }
 // round ends as any other, and the loop goes on. A call without a decision
 // keeps waiting, and Call returns a new *Paused. Give the prompt its tools
 // and tool context again (the client's tools count, as for any call); its
-// model and options are those of p unless set. The history comes from p:
-// a resumed prompt takes no messages.
+// model and options are those of p unless set. The history and session
+// state come from p: a resumed prompt takes no messages and no State.
+//
+// Before anything runs, Call checks p as the untrusted input it is once
+// stored: its seal, when the client seals ([WithSealKeys]); that each
+// waiting call is a call of the reply p pauses, with the same id, name and
+// arguments ([ErrInvalidPaused] otherwise); the decisions (one for a call
+// that does not wait, one that sets more than one of Allow, Deny and
+// Result, Arguments without Allow, or an allowed call of a tool the prompt
+// does not offer is an error); and that p was not resumed before: the
+// same *Paused value in this process, or, with [WithResumeClaim], any
+// copy anywhere ([ErrAlreadyResumed]). A resume that fails these checks
+// may be retried with correct decisions.
+//
+// The Response records the whole resumed round, the calls done before the
+// pause included (they do not run again), then the rounds after it.
 func (p *Prompt) Resume(paused *Paused, decisions map[string]Decision) *Prompt {
 	p.paused, p.decided = paused, decisions
 	return p
