@@ -211,3 +211,11 @@ func callDelta(i int, id, name, args string) chat.Delta {
 func call(id, name, args string) chat.ToolCall {
 	return chat.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
 }
+
+// slug turns a case name into a file name part: "Named tool choice" -> "named_tool_choice".
+func slug(s string) string {
+	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	})
+	return strings.Join(f, "_")
+}
