@@ -1,0 +1,308 @@
+package anthropic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/retry"
+)
+
+// DefaultBaseURL is Anthropic's API, used when neither Config.BaseURL nor
+// ANTHROPIC_BASE_URL is set.
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// API versions, sent in the anthropic-version header.
+const (
+	// DefaultVersion is the current version, sent when Config.Version is
+	// empty. It removed temperature, top_p and top_k: a request that sets
+	// Options.Temperature or Options.TopP is refused before it is sent.
+	DefaultVersion = "2026-10-21"
+	// Version20230601 is the earlier version, which still takes
+	// temperature, top_p and top_k; llama-server and Ollama speak it.
+	Version20230601 = "2023-06-01"
+)
+
+// DefaultMaxTokens is the max_tokens sent when neither
+// Options.MaxTokens nor Config.MaxTokens sets it: the API requires it.
+const DefaultMaxTokens = 4096
+
+// Config configures a [Model]. Every field is optional; the zero value
+// talks to Anthropic with the key in $ANTHROPIC_API_KEY and requires
+// Request.Model on each request.
+type Config struct {
+	// BaseURL is the server's root, e.g. "http://localhost:11434" for
+	// Ollama or "http://localhost:8080" for llama-server. Requests go to
+	// BaseURL + "/v1/messages" (a BaseURL that already ends in /v1 is
+	// taken as is). Empty means $ANTHROPIC_BASE_URL, read by [New], else
+	// [DefaultBaseURL].
+	BaseURL string
+	// APIKey is sent in the x-api-key header. Empty means
+	// $ANTHROPIC_API_KEY, read by [New]; if that is empty too, no key is
+	// sent, as local servers expect. The key never appears in errors, nor
+	// in the Model's String form.
+	APIKey string
+	// Model is the model name, e.g. "claude-sonnet-4-5". Request.Model
+	// overrides it.
+	Model string
+	// Version is the anthropic-version header: empty means
+	// [DefaultVersion]; set [Version20230601] for servers that speak only
+	// that version or to send temperature and top_p. Any version other
+	// than 2023-06-01 is sent as given and follows DefaultVersion's rules.
+	Version string
+	// MaxTokens is the max_tokens of a request whose Options.MaxTokens
+	// is nil. 0 means [DefaultMaxTokens].
+	MaxTokens int
+	// Thinking, when set, is sent as the request's "thinking" field as
+	// given, e.g. {"type":"enabled","budget_tokens":2048} or
+	// {"type":"adaptive"}. Options.Extra["thinking"] overrides it for one
+	// request. With thinking on, a forced tool choice is refused.
+	Thinking json.RawMessage
+	// PromptCaching marks the last tool and the last block of the system
+	// prompt with cache_control {"type":"ephemeral"}, so that the server
+	// caches the prompt up to them.
+	PromptCaching bool
+	// HTTPClient sends the requests. Nil means a client shared by the
+	// models of all providers, which keeps up to 100 idle connections per
+	// server and uses HTTP/2 where the server offers it. Leave its Timeout
+	// zero for streaming and bound calls with the context instead.
+	HTTPClient *http.Client
+	// MaxRetries is how many times a request that failed with status 408,
+	// 409, 429, 5xx (529 included), or whose connection failed before any
+	// response, is sent again (see "Retries" in the package
+	// documentation). 0 means [DefaultMaxRetries]; [NoRetries], or any
+	// negative value, turns retries off.
+	MaxRetries int
+	// MaxResponseBytes bounds a reply: the body of a reply that is not
+	// streamed, and the text, thinking and tool-call arguments a stream
+	// assembles. A larger reply ends the call with an error that wraps
+	// [chat.ErrBadResponse] and names the limit. 0 means 32 MiB; a
+	// negative value removes the limit. Each line of a stream is bounded
+	// to 16 MiB whatever this limit.
+	MaxResponseBytes int
+}
+
+// Retry settings for Config.MaxRetries.
+const (
+	// DefaultMaxRetries is the number of retries when Config.MaxRetries
+	// is 0: up to three requests in all.
+	DefaultMaxRetries = retry.DefaultMaxRetries
+	// NoRetries turns retries off: every call makes one request.
+	NoRetries = -1
+)
+
+// defaultMaxResponseBytes is the limit of a reply when
+// Config.MaxResponseBytes is 0.
+const defaultMaxResponseBytes = 32 << 20
+
+// A Model is a chat model behind Anthropic's Messages API. It implements
+// [chat.Model] and [chat.StreamingModel].
+//
+// A Model is safe for concurrent use by multiple goroutines; it holds no
+// per-request state.
+type Model struct {
+	endpoint  string // base + "/v1/messages"
+	base      string
+	model     string
+	key       string // redacted from every error; see errors.go
+	version   string
+	legacy    bool // version 2023-06-01: temperature and top_p allowed
+	maxTokens int
+	thinking  json.RawMessage
+	caching   bool
+	client    *http.Client
+	retry     retry.Policy
+	limit     int64 // of a reply's bytes; negative: none
+}
+
+var (
+	_ chat.Model          = (*Model)(nil)
+	_ chat.StreamingModel = (*Model)(nil)
+)
+
+// New returns a Model for cfg. It reads ANTHROPIC_BASE_URL and
+// ANTHROPIC_API_KEY for the fields cfg leaves empty and does no I/O: an
+// unreachable server, a bad key or an unknown model is reported by the
+// first request.
+func New(cfg Config) *Model {
+	base := strings.TrimSpace(cfg.BaseURL)
+	if base == "" {
+		base = strings.TrimSpace(os.Getenv("ANTHROPIC_BASE_URL"))
+	}
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
+	key := strings.TrimSpace(cfg.APIKey)
+	if key == "" {
+		key = strings.TrimSpace(os.Getenv("ANTHROPIC_API_KEY"))
+	}
+	client := cfg.HTTPClient
+	if client == nil {
+		client = httpline.DefaultClient()
+	}
+	version := strings.TrimSpace(cfg.Version)
+	if version == "" {
+		version = DefaultVersion
+	}
+	maxTokens := cfg.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = DefaultMaxTokens
+	}
+	limit := int64(cfg.MaxResponseBytes)
+	switch {
+	case limit < 0:
+		limit = -1
+	case limit == 0:
+		limit = defaultMaxResponseBytes
+	}
+	return &Model{
+		endpoint:  base + "/v1/messages",
+		base:      base,
+		model:     cfg.Model,
+		key:       key,
+		version:   version,
+		legacy:    version == Version20230601,
+		maxTokens: maxTokens,
+		thinking:  bytes.Clone(cfg.Thinking),
+		caching:   cfg.PromptCaching,
+		client:    client,
+		retry:     retry.Policy{MaxRetries: cfg.MaxRetries},
+		limit:     limit,
+	}
+}
+
+// String describes the model without its API key, so that logging a Model
+// cannot leak the key.
+func (m *Model) String() string {
+	return "anthropic.Model(" + m.redact(m.endpoint) + ", model " + m.model + ")"
+}
+
+// GoString is String, for %#v.
+func (m *Model) GoString() string { return m.String() }
+
+// Chat sends req and returns the reply. It does not modify req. Errors are
+// [*chat.ProviderError] values; see the package documentation. The reply's
+// Attempts, or the error's, is the number of requests sent.
+func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
+	var attempts int
+	resp, err := m.chat(ctx, req, &attempts)
+	return retry.Count(resp, err, attempts)
+}
+
+func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*chat.Response, error) {
+	body, model, err := m.encode(req, false)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := m.post(ctx, body, model, false, attempts)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	reqID := requestID(resp.Header)
+	data, err := m.readBody(resp)
+	if err != nil {
+		return nil, withRequestID(m.readError(ctx, model, resp.StatusCode, err), reqID)
+	}
+	var wr messageResponse
+	if err := json.Unmarshal(data, &wr); err != nil {
+		return nil, withRequestID(m.badResponse(model, resp.StatusCode, decodeProblem("response", err)), reqID)
+	}
+	if wr.Type == "error" || len(wr.Error) > 0 && string(wr.Error) != "null" {
+		return nil, withRequestID(m.inBandError(model, resp.StatusCode, data), reqID)
+	}
+	if wr.Type != "message" && wr.Type != "" {
+		return nil, withRequestID(m.badResponse(model, resp.StatusCode, "response is of type "+quote(wr.Type)+", not a message"), reqID)
+	}
+	a := assembler{model: wr.Model, stop: wr.StopReason, usage: wr.Usage}
+	for _, raw := range wr.Content {
+		if err := a.addBlock(raw); err != nil {
+			return nil, withRequestID(m.badResponse(model, resp.StatusCode, decodeProblem("content block", err)), reqID)
+		}
+	}
+	out, err := a.response(m, model, resp.StatusCode)
+	return out, withRequestID(err, reqID)
+}
+
+// readBody reads a reply's body whole, up to the response limit.
+func (m *Model) readBody(resp *http.Response) ([]byte, error) {
+	if m.limit < 0 {
+		return io.ReadAll(resp.Body)
+	}
+	if resp.ContentLength > m.limit {
+		return nil, &tooLargeError{what: "response body", limit: m.limit}
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, m.limit+1))
+	if int64(len(data)) > m.limit {
+		return nil, &tooLargeError{what: "response body", limit: m.limit}
+	}
+	return data, err
+}
+
+// post sends body, again when the server or the connection failed in a
+// way that is retried, and returns a 2xx response whose body is unread; any
+// other status is read and turned into a *chat.ProviderError. It sets
+// *attempts to the number of requests made.
+func (m *Model) post(ctx context.Context, body []byte, model string, stream bool, attempts *int) (*http.Response, error) {
+	var resp *http.Response
+	n, err := m.retry.Do(ctx, func() error {
+		var err error
+		resp, err = m.send(ctx, body, model, stream)
+		return err
+	})
+	*attempts = n
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// send makes one request: it sends body and returns a 2xx response; any
+// other status is read and turned into a *chat.ProviderError.
+func (m *Model) send(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, m.badRequest(model, "invalid BaseURL: "+err.Error())
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	if stream {
+		hr.Header.Set("Accept", "text/event-stream")
+	} else {
+		hr.Header.Set("Accept", "application/json")
+	}
+	hr.Header.Set("Anthropic-Version", m.version)
+	if m.key != "" {
+		hr.Header.Set("X-Api-Key", m.key)
+	}
+	resp, err := m.client.Do(hr)
+	if err != nil {
+		return nil, m.transportError(ctx, model, 0, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		return nil, m.statusError(resp, model)
+	}
+	return resp, nil
+}
+
+// readError reports a failure to read a reply's body: too large, cut
+// short, or the context ended.
+func (m *Model) readError(ctx context.Context, model string, status int, err error) error {
+	var tl *tooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return m.badResponse(model, status, tl.Error())
+	case ctx.Err() != nil:
+		return m.transportError(ctx, model, status, err)
+	}
+	return m.cutOff(model, status, "response body", err)
+}

@@ -1,0 +1,121 @@
+package anthropic_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// checkSDK decodes a request body into the official SDK's request type,
+// MessageNewParams of github.com/anthropics/anthropic-sdk-go/v2, encodes it
+// back and compares the two as JSON values, after the SDK's own forms are
+// applied to the body (normalizeSDK). Every request the test servers
+// receive goes through it: a field this package writes that the SDK does
+// not know, or writes in a form the SDK reads differently, fails the test
+// that sent it.
+func checkSDK(t *testing.T, body []byte) {
+	t.Helper()
+	want, got, err := sdkRoundTrip(body)
+	if assert.NoError(t, err, "the SDK cannot decode the request body %s", body) {
+		assert.JSONEq(t, string(want), string(got), "the SDK's MessageNewParams does not encode the request body back as sent")
+	}
+}
+
+// sdkRoundTrip returns the body normalised (want) and the body decoded
+// into MessageNewParams and encoded again (got).
+func sdkRoundTrip(body []byte) (want, got []byte, err error) {
+	var p sdk.MessageNewParams
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, nil, err
+	}
+	if got, err = json.Marshal(p); err != nil {
+		return nil, nil, err
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return nil, nil, err
+	}
+	want, err = json.Marshal(normalizeSDK(v))
+	return want, got, err
+}
+
+// normalizeSDK applies to a request body the forms the SDK's types give
+// it, which are the differences allowed:
+//   - "stream" is not a field of MessageNewParams: the SDK's NewStreaming
+//     adds it to the body it sends;
+//   - temperature, top_p and top_k: API version 2026-10-21, which the SDK
+//     speaks, removed them, and its types drop them; this package sends
+//     them only under Version20230601;
+//   - a tool_result's content given as a string becomes one text block,
+//     the SDK's only form of it.
+func normalizeSDK(v any) any {
+	body, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	for _, k := range []string{"stream", "temperature", "top_p", "top_k"} {
+		delete(body, k)
+	}
+	msgs, _ := body["messages"].([]any)
+	for _, m := range msgs {
+		m, _ := m.(map[string]any)
+		if s, ok := m["content"].(string); ok {
+			m["content"] = []any{map[string]any{"type": "text", "text": s}}
+		}
+		blocks, _ := m["content"].([]any)
+		for _, b := range blocks {
+			b, _ := b.(map[string]any)
+			if s, ok := b["content"].(string); ok && b["type"] == "tool_result" {
+				b["content"] = []any{map[string]any{"type": "text", "text": s}}
+			}
+		}
+	}
+	return body
+}
+
+// TestRecordedRequestsDecodeInSDK: the requests recorded from the
+// llama-server and Ollama clients, 2023-06-01 bodies with temperature,
+// pass the same check as this package's requests.
+func TestRecordedRequestsDecodeInSDK(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join("testdata", "*", "*.request.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 12)
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		require.NoError(t, err)
+		t.Run(f, func(t *testing.T) { checkSDK(t, body) })
+	}
+}
+
+// TestSDKCheckFails: the check is not vacuous: a field the SDK drops, a
+// tool choice it cannot read and a message it cannot decode fail it.
+func TestSDKCheckFails(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, body string }{
+		{"unknown top-level field", `{"model":"m","max_tokens":1,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}],"not_a_field":1}`},
+		{"tool choice without type", `{"model":"m","max_tokens":1,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}],"tool_choice":{"name":"x"}}`},
+		{"content block without type", `{"model":"m","max_tokens":1,"messages":[{"role":"user","content":[{"text":"hi"}]}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want, got, err := sdkRoundTrip([]byte(tc.body))
+			if err == nil {
+				assert.NotEqual(t, canonical(t, want), canonical(t, got))
+			}
+		})
+	}
+}
+
+func canonical(t *testing.T, b []byte) string {
+	t.Helper()
+	var v any
+	require.NoError(t, json.Unmarshal(b, &v))
+	out, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(out)
+}

@@ -1,0 +1,346 @@
+package anthropic
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/retry"
+)
+
+// Stream sends req with "stream": true, yields each piece of text and each
+// tool-call fragment as its event arrives, and returns the reply assembled
+// as Chat would return it. If yield returns false, Stream closes the
+// connection and returns [chat.ErrStreamStopped]. A nil yield is allowed.
+//
+// A [chat.ToolCallDelta]'s Index is the call's position in the returned
+// reply; its ID and Name come with the call's first delta, then its
+// arguments in fragments. Thinking is not yielded: it is in the returned
+// reply's Reasoning and ProviderData.
+//
+// Requests are retried only until a 2xx response arrives: once the stream
+// has begun, a failure ends the call and no request is sent again.
+func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
+	var attempts int
+	resp, err := m.stream(ctx, req, yield, &attempts)
+	return retry.Count(resp, err, attempts)
+}
+
+func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool, attempts *int) (*chat.Response, error) {
+	body, model, err := m.encode(req, true)
+	if err != nil {
+		return nil, err
+	}
+	if yield == nil {
+		yield = func(chat.Delta) bool { return true }
+	}
+	resp, err := m.post(ctx, body, model, true, attempts)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	reqID := requestID(resp.Header)
+	s := streamState{m: m, model: model, status: resp.StatusCode, yield: yield}
+	out, err := s.read(ctx, bufio.NewReaderSize(resp.Body, 64<<10))
+	return out, withRequestID(err, reqID)
+}
+
+// streamState is one stream being read.
+type streamState struct {
+	m      *Model
+	model  string
+	status int
+	yield  func(chat.Delta) bool
+	a      assembler
+	size   int64 // bytes of text, thinking and arguments so far
+	stop   bool  // a stop_reason arrived
+}
+
+// errStopped ends the reading when yield returned false.
+var errStopped = chat.ErrStreamStopped
+
+func (s *streamState) read(ctx context.Context, br *bufio.Reader) (*chat.Response, error) {
+	errorEvent := false // the event being read was announced as "event: error"
+	for {
+		line, readErr := httpline.Read(br)
+		if readErr != nil && readErr != io.EOF {
+			switch {
+			case errors.Is(readErr, httpline.ErrTooLong):
+				return nil, s.m.badResponse(s.model, s.status, "stream line longer than 16 MiB")
+			case ctx.Err() != nil:
+				return nil, s.m.transportError(ctx, s.model, s.status, readErr)
+			}
+			return nil, s.m.cutOff(s.model, s.status, "stream", readErr)
+		}
+		payload, f := sseLine(line)
+		switch f {
+		case fieldBlank:
+			errorEvent = false
+		case fieldEvent:
+			errorEvent = string(payload) == "error"
+		case fieldData:
+			if errorEvent {
+				return nil, s.m.inBandError(s.model, s.status, payload)
+			}
+			var ev streamEvent
+			if err := json.Unmarshal(payload, &ev); err != nil {
+				if readErr == io.EOF && !json.Valid(payload) {
+					return nil, s.m.cutOff(s.model, s.status, "stream", io.ErrUnexpectedEOF)
+				}
+				return nil, s.m.badResponse(s.model, s.status, decodeProblem("stream event", err))
+			}
+			done, err := s.event(&ev, payload)
+			if err != nil {
+				return nil, err
+			}
+			if done {
+				// Not waiting for EOF: a proxy may hold the connection open.
+				return s.a.response(s.m, s.model, s.status)
+			}
+		}
+		if readErr == io.EOF {
+			// A stream that ends after its stop reason but without
+			// message_stop is complete; any other was cut off.
+			if s.stop {
+				return s.a.response(s.m, s.model, s.status)
+			}
+			return nil, s.m.cutOff(s.model, s.status, "stream", io.ErrUnexpectedEOF)
+		}
+	}
+}
+
+// streamEvent is the data of one server-sent event.
+type streamEvent struct {
+	Type         string           `json:"type"`
+	Message      *messageResponse `json:"message"`       // message_start
+	Index        *int             `json:"index"`         // content_block_*
+	ContentBlock json.RawMessage  `json:"content_block"` // content_block_start
+	Delta        struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		PartialJSON string `json:"partial_json"`
+		Thinking    string `json:"thinking"`
+		Signature   string `json:"signature"`
+		StopReason  string `json:"stop_reason"` // message_delta
+	} `json:"delta"`
+	Usage *wireUsage `json:"usage"` // message_delta
+}
+
+// event adds one event to the reply and yields what it brings. It
+// reports whether the message is complete.
+func (s *streamState) event(ev *streamEvent, payload []byte) (bool, error) {
+	a := &s.a
+	switch ev.Type {
+	case "message_start":
+		if ev.Message != nil {
+			a.model = ev.Message.Model
+			a.usage.update(&ev.Message.Usage)
+		}
+	case "content_block_start":
+		return false, s.start(ev)
+	case "content_block_delta":
+		return false, s.delta(ev)
+	case "content_block_stop":
+		return false, s.stopBlock(ev)
+	case "message_delta":
+		if ev.Delta.StopReason != "" {
+			a.stop, s.stop = ev.Delta.StopReason, true
+		}
+		if ev.Usage != nil {
+			a.usage.update(ev.Usage)
+		}
+	case "message_stop":
+		return true, nil
+	case "error":
+		return false, s.m.inBandError(s.model, s.status, payload)
+	}
+	// ping, and events this package does not know, are ignored.
+	return false, nil
+}
+
+func (s *streamState) index(ev *streamEvent) (int, error) {
+	if ev.Index == nil {
+		return 0, s.m.badResponse(s.model, s.status, ev.Type+" event without an index")
+	}
+	return *ev.Index, nil
+}
+
+func (s *streamState) start(ev *streamEvent) error {
+	i, err := s.index(ev)
+	if err != nil {
+		return err
+	}
+	if s.a.index[i] != nil {
+		return s.m.badResponse(s.model, s.status, fmt.Sprintf("content block %d started twice", i))
+	}
+	b := &replyBlock{}
+	if err := json.Unmarshal(ev.ContentBlock, &b.contentBlock); err != nil || b.Type == "" {
+		return s.m.badResponse(s.model, s.status, fmt.Sprintf("content_block_start %d has no block with a type", i))
+	}
+	s.add(i, b)
+	switch b.Type {
+	case "text":
+		t := b.Text
+		b.Text = ""
+		return s.text(b, t)
+	case "thinking":
+		b.thinking.WriteString(b.Thinking)
+		b.Thinking = ""
+		return s.grow(len(b.thinking.String()))
+	case "tool_use":
+		d := chat.ToolCallDelta{Index: b.call, ID: b.ID, Name: b.Name}
+		if !s.yield(chat.Delta{ToolCall: &d}) {
+			return errStopped
+		}
+	case "redacted_thinking":
+	default:
+		b.raw = bytes.Clone(ev.ContentBlock)
+	}
+	return nil
+}
+
+func (s *streamState) add(i int, b *replyBlock) {
+	if s.a.index == nil {
+		s.a.index = make(map[int]*replyBlock)
+	}
+	s.a.index[i] = b
+	s.a.append(b)
+}
+
+func (s *streamState) delta(ev *streamEvent) error {
+	i, err := s.index(ev)
+	if err != nil {
+		return err
+	}
+	d := &ev.Delta
+	b := s.a.index[i]
+	if b == nil && d.Type == "text_delta" {
+		// Text without its content_block_start: a text block.
+		b = &replyBlock{contentBlock: contentBlock{Type: "text"}}
+		s.add(i, b)
+	}
+	if b == nil {
+		return s.m.badResponse(s.model, s.status, fmt.Sprintf("%s for content block %d, which did not start", d.Type, i))
+	}
+	want := map[string]string{
+		"text_delta":       "text",
+		"input_json_delta": "tool_use",
+		"thinking_delta":   "thinking",
+		"signature_delta":  "thinking",
+	}[d.Type]
+	if want == "" {
+		return nil // citations_delta and deltas this package does not know
+	}
+	if b.Type != want {
+		return s.m.badResponse(s.model, s.status, fmt.Sprintf("%s for content block %d, which is %s", d.Type, i, b.Type))
+	}
+	switch d.Type {
+	case "text_delta":
+		return s.text(b, d.Text)
+	case "input_json_delta":
+		b.hasArgs = true
+		b.args = append(b.args, d.PartialJSON...)
+		if err := s.grow(len(d.PartialJSON)); err != nil {
+			return err
+		}
+		if d.PartialJSON != "" && !s.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: b.call, Arguments: d.PartialJSON}}) {
+			return errStopped
+		}
+	case "thinking_delta":
+		b.thinking.WriteString(d.Thinking)
+		return s.grow(len(d.Thinking))
+	case "signature_delta":
+		b.Signature += d.Signature
+		return s.grow(len(d.Signature))
+	}
+	return nil
+}
+
+// stopBlock ends a block. A call that got no fragments but started with
+// arguments other than the {} placeholder yields them now.
+func (s *streamState) stopBlock(ev *streamEvent) error {
+	i, err := s.index(ev)
+	if err != nil {
+		return err
+	}
+	b := s.a.index[i]
+	if b == nil || b.Type != "tool_use" || b.hasArgs {
+		return nil
+	}
+	in := bytes.TrimSpace(b.Input)
+	if len(in) == 0 || string(in) == "null" || string(in) == "{}" {
+		return nil
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, in) == nil {
+		in = buf.Bytes()
+	}
+	if !s.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: b.call, Arguments: string(in)}}) {
+		return errStopped
+	}
+	return nil
+}
+
+func (s *streamState) text(b *replyBlock, t string) error {
+	if t == "" {
+		return nil
+	}
+	b.text.WriteString(t)
+	if err := s.grow(len(t)); err != nil {
+		return err
+	}
+	if !s.yield(chat.Delta{Content: t}) {
+		return errStopped
+	}
+	return nil
+}
+
+// grow counts n more bytes of the reply against the response limit.
+func (s *streamState) grow(n int) error {
+	s.size += int64(n)
+	if s.m.limit >= 0 && s.size > s.m.limit {
+		return s.m.badResponse(s.model, s.status, (&tooLargeError{what: "streamed reply", limit: s.m.limit}).Error())
+	}
+	return nil
+}
+
+// An sseField says what a line of a server-sent event stream carries.
+type sseField int
+
+const (
+	fieldOther sseField = iota // a comment, id:, retry: or an unknown field
+	fieldBlank                 // the end of an event
+	fieldData
+	fieldEvent
+)
+
+// sseLine splits a line into its field and value. Each data line is one
+// event, as the Messages API and the servers that copy it send them.
+func sseLine(line []byte) ([]byte, sseField) {
+	line = bytes.TrimSpace(line)
+	switch {
+	case len(line) == 0:
+		return nil, fieldBlank
+	case line[0] == ':':
+		return nil, fieldOther
+	}
+	name, value, ok := bytes.Cut(line, []byte(":"))
+	if !ok {
+		return nil, fieldOther
+	}
+	value = bytes.TrimSpace(value)
+	switch string(name) {
+	case "data":
+		return value, fieldData
+	case "event":
+		return value, fieldEvent
+	}
+	return nil, fieldOther
+}
