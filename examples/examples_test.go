@@ -95,6 +95,7 @@ var cases = []exampleCase{
 		"model requests so far: 1",
 		"stored as JSON: 3 pending, 1 done, 2 messages of history, round 1",
 		`another process, a fresh client; decisions: {"call_2":{"allow":true},"call_3":{"deny":"Bo is not a known payee"},"call_4":{"allow":true,"arguments":{"to":"Cy","amount":200}}}`,
+		"an edited copy: toolcall: invalid paused state: it was edited after it was sealed",
 		`  ran:     call_2 transfer {"to":"Ana","amount":50} -> sent 50 EUR to Ana`,
 		`  refused: call_3 transfer {"to":"Bo","amount":900} -> tool call denied: Bo is not a known payee`,
 		`  ran:     call_4 transfer {"to":"Cy","amount":200} -> sent 200 EUR to Cy`,

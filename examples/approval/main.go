@@ -6,9 +6,12 @@
 // calls never run on their own. The model asks for the balance and three
 // transfers in one reply: the balance runs, the transfers wait, and the
 // Call ends with a *toolcall.Paused, an error that is also the state to
-// continue from. The program stores it as JSON, as a web server would until
-// the account holder answers, reads it back, and resumes in a fresh Client,
-// as another process would, with one toolcall.Decision per call: approve
+// continue from. The clients seal it (toolcall.WithSealKeys) with a key
+// only the program holds, so that whoever can write where it is stored
+// cannot change what runs: an edited copy is refused. The program stores
+// it as JSON, as a web server would until the account holder answers,
+// reads it back, and resumes in a fresh Client, as another process would,
+// with one toolcall.Decision per call: approve
 // one, deny one with a reason the model is told, and approve one with a
 // lower amount (edited arguments are checked against the schema again).
 // Nothing runs twice, and the model is asked again only when every call has
@@ -28,6 +31,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,6 +109,17 @@ func main() {
 	}
 }
 
+// sealing seals paused state under the key id "2026-11". A real program
+// reads its keys from a secret store, the same in every process, and keeps
+// the old ones there while states sealed with them may come back.
+var sealing = toolcall.WithSealKeys("2026-11", map[string][]byte{"2026-11": newKey()})
+
+func newKey() []byte {
+	key := make([]byte, 32)
+	rand.Read(key) // never fails
+	return key
+}
+
 func run() error {
 	bank := &Bank{balance: 1000}
 	tools, err := toolcall.ToolsFrom(bank)
@@ -133,7 +148,7 @@ func pauseAndStore(tools []toolcall.Tool) ([]byte, error) {
 		toolcalltest.Call("call_3", "transfer", `{"to":"Bo","amount":900}`),
 		toolcalltest.Call("call_4", "transfer", `{"to":"Cy","amount":300}`),
 	))
-	client := toolcall.NewClient(model, toolcall.WithTools(tools))
+	client := toolcall.NewClient(model, toolcall.WithTools(tools), sealing)
 	question := "Pay Ana 50 EUR, Bo 900 EUR and Cy 300 EUR, and tell me my balance."
 	fmt.Println("user:", question)
 	resp, err := client.Prompt(question).Call(context.Background())
@@ -190,7 +205,16 @@ func resumeElsewhere(tools []toolcall.Tool, stored []byte) error {
 		toolcalltest.Text("I sent 50 EUR to Ana and 200 EUR to Cy, as you lowered that transfer. "+
 			"I did not pay Bo: Bo is not a known payee. Your balance is now 750 EUR."),
 	)
-	client := toolcall.NewClient(model, toolcall.WithTools(tools))
+	client := toolcall.NewClient(model, toolcall.WithTools(tools), sealing)
+
+	// Someone with write access to the store raises Ana's amount: the seal
+	// no longer matches, and nothing runs.
+	edited := paused
+	edited.Pending = slices.Clone(paused.Pending)
+	edited.Pending[0].Arguments = json.RawMessage(`{"to":"Ana","amount":5000}`)
+	_, err = client.Prompt().Resume(&edited, decisions).Call(context.Background())
+	fmt.Println("an edited copy:", err)
+
 	resp, err := client.Prompt().Resume(&paused, decisions).Call(context.Background())
 	if err != nil {
 		return err
