@@ -313,7 +313,9 @@ func TestChatErrors(t *testing.T) {
 		retryAfter  time.Duration
 	}{
 		{name: "404 without message is a wrong URL", status: 404, contentType: "text/plain", body: "404 page not found",
-			wantErr: chat.ErrModelNotFound, wantMsg: "is BaseURL an Ollama server?"},
+			wantErr: chat.ErrBadRequest, wantMsg: "is BaseURL an Ollama server?"},
+		{name: "404 about something else is a wrong URL", status: 404, contentType: "application/json", body: `{"error":"not found"}`,
+			wantErr: chat.ErrBadRequest, wantMsg: "is BaseURL an Ollama server?"},
 		{name: "HTML error page is not dumped", status: 502, contentType: "text/html", body: "<html><body>Bad gateway from nginx</body></html>",
 			wantErr: chat.ErrServer, wantMsg: "Bad Gateway"},
 		{name: "busy server asks to retry", status: 503, contentType: "application/json", body: `{"error":"server busy, please try again.  maximum pending requests exceeded"}`,

@@ -76,15 +76,35 @@
 // HTTP status and the server's "error" message, except [chat.ErrStreamStopped].
 // A model whose template has no tool support (HTTP 400 "... does not
 // support tools") wraps [chat.ErrToolsNotSupported]; an unknown model
-// (HTTP 404) wraps [chat.ErrModelNotFound] and suggests `ollama pull`.
-// An {"error": ...} line inside a stream is an error too. A cancelled
-// context ends a call promptly, and the error wraps ctx.Err().
+// (HTTP 404 whose message names the model) wraps [chat.ErrModelNotFound]
+// and suggests `ollama pull`. Any other 404 means BaseURL is not an
+// Ollama server and wraps [chat.ErrBadRequest]. An {"error": ...} line
+// inside a stream is an error too. A body that is not the JSON expected, a
+// body or stream cut off (the read error, such as io.ErrUnexpectedEOF,
+// stays in the chain) and a reply larger than the response limit wrap
+// [chat.ErrBadResponse]. A cancelled context ends a call promptly, and
+// the error wraps ctx.Err().
 //
 // Each error and each reply says how many requests the call made, retries
 // included: [chat.ProviderError].Attempts and [chat.Response].Attempts,
 // which the loop's hooks see in ModelCall.Err and ModelCall.Response. The
 // error's other fields describe the last request; its message ends in
 // "(3 attempts)" when there was more than one.
+//
+// # Response limit
+//
+// A reply is read into memory, so its size is bounded: by
+// Config.MaxResponseBytes, 32 MiB when it is 0, which is millions of
+// tokens. For a reply that is not streamed the limit is on the body,
+// refused unread when its Content-Length is larger; for a stream, on the
+// text, thinking and tool-call arguments it assembles, since the JSON
+// around each piece can be several times its size. A larger reply ends
+// the call with an error wrapping [chat.ErrBadResponse] that names the
+// limit, and reading it took memory for about the limit, not for the
+// whole body. A negative Config.MaxResponseBytes, such as
+// [toolcall.NoLimit], removes the limit, as NoLimit does for the
+// library's other limits. Each line of a stream is bounded to 16 MiB in
+// any case.
 //
 // # Retries
 //

@@ -40,11 +40,15 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 		if !strings.Contains(msg, model) {
 			pe.Message = fmt.Sprintf("%s: %s", model, msg)
 		}
-	case resp.StatusCode == http.StatusNotFound && msg != "":
+	case resp.StatusCode == http.StatusNotFound && httpline.NamesModel(msg):
 		pe.Message = fmt.Sprintf("%s; download it with `ollama pull %s`", msg, model)
 	case resp.StatusCode == http.StatusNotFound:
 		// Ollama always explains a missing model; a bare 404 is a wrong URL.
+		pe.Err = chat.ErrBadRequest
 		pe.Message = fmt.Sprintf("no /api/chat at %s; is BaseURL an Ollama server?", m.base)
+		if strings.HasSuffix(m.base, "/v1") {
+			pe.Message += " (for Ollama's OpenAI-compatible /v1, use package providers/openai)"
+		}
 	case msg == "":
 		pe.Message = http.StatusText(resp.StatusCode)
 	}
@@ -66,6 +70,22 @@ func inBandError(model string, status int, msg string) error {
 
 func badResponse(model string, status int, msg string) error {
 	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, Err: chat.ErrBadResponse}
+}
+
+// readError reports a failure to read the body of a 2xx response, what
+// ("response body", "stream"): a reply larger than the limit, or one cut
+// off, are malformed responses; the read error stays in the chain. A
+// cancelled or expired ctx is reported as ctx.Err().
+func (m *Model) readError(ctx context.Context, model string, status int, what string, err error) error {
+	var tl *httpline.TooLargeError
+	switch {
+	case ctx.Err() != nil:
+		return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: ctx.Err()}
+	case errors.As(err, &tl):
+		return badResponse(model, status, tl.Error())
+	}
+	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model,
+		Err: fmt.Errorf("%w: %s cut off: %w", chat.ErrBadResponse, what, err)}
 }
 
 // transportError wraps a failure to send or read. A cancelled or expired

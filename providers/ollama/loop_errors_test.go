@@ -196,11 +196,12 @@ func TestLoopBadServer(t *testing.T) {
 			sentinel: chat.ErrBadResponse, status: 200,
 		},
 		{
-			name:     "connection closed mid-body",
-			chat:     &loopReply{body: cutLine, cut: true},
-			stream:   &loopReply{contentType: "application/x-ndjson", body: textLine("The weather") + cutLine, cut: true},
-			wantErr:  fmt.Sprintf(model, 200) + "unexpected EOF",
-			sentinel: io.ErrUnexpectedEOF, status: 200,
+			name:      "connection closed mid-body",
+			chat:      &loopReply{body: cutLine, cut: true},
+			stream:    &loopReply{contentType: "application/x-ndjson", body: textLine("The weather") + cutLine, cut: true},
+			wantErr:   fmt.Sprintf(model, 200) + "malformed response: response body cut off: unexpected EOF",
+			streamErr: fmt.Sprintf(model, 200) + "malformed response: stream cut off: unexpected EOF",
+			sentinel:  chat.ErrBadResponse, status: 200,
 		},
 		{
 			name:        "call to a tool not offered",

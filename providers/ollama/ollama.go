@@ -1,7 +1,6 @@
 package ollama
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -49,6 +48,13 @@ type Config struct {
 	// [DefaultMaxRetries]; [NoRetries], or any negative value, turns
 	// retries off.
 	MaxRetries int
+	// MaxResponseBytes bounds a reply: the body of a reply that is not
+	// streamed, and the text, thinking and tool-call arguments a stream
+	// assembles. A larger reply ends the call with an error that wraps
+	// [chat.ErrBadResponse] and names the limit. 0 means 32 MiB; a
+	// negative value, such as [toolcall.NoLimit], removes the limit. Each
+	// line of a stream is bounded to 16 MiB whatever this limit.
+	MaxResponseBytes int
 	// KeepAlive is how long the server keeps the model loaded after a
 	// request: a duration such as "10m", or a number of seconds ("0"
 	// unloads at once, "-1" keeps it loaded). Empty means the server's
@@ -83,6 +89,7 @@ type Model struct {
 	model     string
 	client    *http.Client
 	retry     retry.Policy
+	limit     int64 // of a reply, in bytes; negative: none
 	keepAlive any
 	think     *bool
 	options   map[string]any
@@ -112,6 +119,7 @@ func New(cfg Config) *Model {
 		model:     cfg.Model,
 		client:    client,
 		retry:     retry.Policy{MaxRetries: cfg.MaxRetries},
+		limit:     httpline.ResponseLimit(cfg.MaxResponseBytes),
 		keepAlive: keepAliveValue(cfg.KeepAlive),
 		think:     think,
 		options:   maps.Clone(cfg.Options), // the caller may change its map later
@@ -178,9 +186,9 @@ func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*ch
 		return nil, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := httpline.ReadBody(resp, m.limit)
 	if err != nil {
-		return nil, m.transportError(ctx, model, resp.StatusCode, err)
+		return nil, m.readError(ctx, model, resp.StatusCode, "response body", err)
 	}
 	var wr chatResponse
 	if err := json.Unmarshal(data, &wr); err != nil {
@@ -225,15 +233,16 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	}
 	defer resp.Body.Close()
 
-	br := bufio.NewReaderSize(resp.Body, 64<<10)
+	lines := httpline.NewLineReader(resp.Body)
 	var a assembler
+	var size int64 // of the text, thinking and arguments, for the limit
 	for {
-		line, readErr := httpline.Read(br)
+		line, readErr := lines.Next()
 		if readErr != nil && readErr != io.EOF {
 			if errors.Is(readErr, httpline.ErrTooLong) {
 				return nil, badResponse(model, resp.StatusCode, "stream line longer than 16 MiB")
 			}
-			return nil, m.transportError(ctx, model, resp.StatusCode, readErr)
+			return nil, m.readError(ctx, model, resp.StatusCode, "stream", readErr)
 		}
 		if line = bytes.TrimSpace(line); len(line) > 0 {
 			var wr chatResponse
@@ -243,10 +252,17 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 			if wr.Error != "" {
 				return nil, inBandError(model, resp.StatusCode, wr.Error)
 			}
+			size += int64(len(wr.Message.Content) + len(wr.Message.Thinking))
+			for _, c := range wr.Message.ToolCalls {
+				size += int64(len(c.Function.Arguments))
+			}
+			if m.limit >= 0 && size > m.limit {
+				return nil, m.readError(ctx, model, resp.StatusCode, "stream", &httpline.TooLargeError{What: "streamed reply", Limit: m.limit})
+			}
 			// Thinking has no delta of its own: it is in the returned reply.
-			a.thinking.WriteString(wr.Message.Thinking)
+			a.thinking = httpline.AppendText(a.thinking, wr.Message.Thinking, m.limit)
 			if wr.Message.Content != "" {
-				a.content.WriteString(wr.Message.Content)
+				a.content = httpline.AppendText(a.content, wr.Message.Content, m.limit)
 				if !yield(chat.Delta{Content: wr.Message.Content}) {
 					return nil, chat.ErrStreamStopped
 				}

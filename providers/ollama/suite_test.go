@@ -1,10 +1,9 @@
 package ollama_test
 
 import (
-	"context"
+	"encoding/json"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -19,17 +18,20 @@ func suite(t *testing.T) providertest.Provider {
 		return providertest.Reply(rec.contentType, string(rec.body))
 	}
 	return providertest.Provider{
-		New: func(root string, maxRetries int, hc *http.Client, sleep func(context.Context, time.Duration) error, jitter func() float64) chat.StreamingModel {
-			m := ollama.New(ollama.Config{BaseURL: root, Model: "tiny-toolcaller", HTTPClient: hc, MaxRetries: maxRetries})
-			if sleep != nil {
-				ollama.SetRetryHooks(m, sleep, jitter)
+		New: func(root string, s providertest.Settings) chat.StreamingModel {
+			m := ollama.New(ollama.Config{BaseURL: root, Model: "tiny-toolcaller", HTTPClient: s.HTTPClient,
+				MaxRetries: s.MaxRetries, MaxResponseBytes: s.MaxResponseBytes})
+			if s.Sleep != nil {
+				ollama.SetRetryHooks(m, s.Sleep, s.Jitter)
 			}
 			return m
 		},
 		OKChat:     reply("b_plain"),
 		OKStream:   reply("d_plain_stream"),
 		StreamType: "application/x-ndjson",
-		StreamHel:  textLine("Hel"),
+		TextReply:  textReply,
+		StreamText: textLine,
+		StreamEnd:  doneLine,
 		ToolCall:   toolCallLine("call_1", "get_weather", `{"city":"Paris"}`, true),
 		Weather:    weatherTool,
 		ModelError: `ollama: HTTP 503: model "tiny-toolcaller"`,
@@ -38,4 +40,15 @@ func suite(t *testing.T) providertest.Provider {
 	}
 }
 
+// TestProviderSuite is not parallel: the response limit's test measures
+// the process's allocations.
 func TestProviderSuite(t *testing.T) { providertest.Run(t, suite(t)) }
+
+// textReply is a reply, not streamed, whose text is text.
+func textReply(text string) string {
+	b, _ := json.Marshal(map[string]any{
+		"model": "tiny-toolcaller", "created_at": "2026-11-22T11:42:05Z", "done": true, "done_reason": "stop",
+		"message": map[string]any{"role": "assistant", "content": text},
+	})
+	return string(b)
+}

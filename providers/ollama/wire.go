@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"strconv"
-	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
 )
@@ -239,8 +238,8 @@ func argumentsText(raw json.RawMessage) json.RawMessage {
 // An assembler collects one reply, from one response or many stream lines.
 type assembler struct {
 	role     string
-	content  strings.Builder
-	thinking strings.Builder
+	content  []byte
+	thinking []byte
 	calls    []chat.ToolCall
 }
 
@@ -248,8 +247,8 @@ func (a *assembler) addMessage(msg *wireResponseMessage) {
 	if msg.Role != "" {
 		a.role = msg.Role
 	}
-	a.content.WriteString(msg.Content)
-	a.thinking.WriteString(msg.Thinking)
+	a.content = append(a.content, msg.Content...)
+	a.thinking = append(a.thinking, msg.Thinking...)
 	for _, c := range msg.ToolCalls {
 		a.addCall(c)
 	}
@@ -293,7 +292,7 @@ func (a *assembler) response(final *chatResponse) *chat.Response {
 		role = chat.Role(a.role)
 	}
 	r := &chat.Response{
-		Message: chat.Message{Role: role, Content: a.content.String(), Reasoning: a.thinking.String(), ToolCalls: a.calls},
+		Message: chat.Message{Role: role, Content: string(a.content), Reasoning: string(a.thinking), ToolCalls: a.calls},
 		Usage: chat.Usage{
 			PromptTokens:     final.PromptEvalCount,
 			CompletionTokens: final.EvalCount,

@@ -85,17 +85,22 @@
 // Every error is a [*chat.ProviderError] with Provider "openai", the
 // HTTP status, the model and the server's message (never the raw body),
 // except [chat.ErrStreamStopped]. It wraps [chat.ErrUnauthorized]
-// (401, 403), [chat.ErrModelNotFound] (404 with a message; an empty 404
-// may be a wrong endpoint as well and wraps none), [chat.ErrRateLimited]
-// (429), [chat.ErrServer] (5xx, and errors reported inside a 200
-// reply or a stream) or [chat.ErrBadRequest] (other 4xx, and requests
-// that cannot be built, which are not sent). A 400 whose message says the
+// (401, 403), [chat.ErrModelNotFound] (a 404 whose message names a
+// model), [chat.ErrRateLimited] (429), [chat.ErrServer] (5xx, and errors
+// reported inside a 200 reply or a stream) or [chat.ErrBadRequest] (other
+// 4xx, requests that cannot be built, which are not sent, and a 404 page
+// or a 404 message about something else than a model, which means a wrong
+// URL: the message says where /chat/completions was looked for, and that
+// BaseURL usually ends in /v1 when it does not). An empty 404 may be a
+// wrong URL or a missing model and wraps no sentinel. A 400 whose message says the
 // model or server cannot take tools ("does not support tools", vLLM's
 // "--enable-auto-tool-choice", llama.cpp's "requires --jinja", ...) wraps
 // [chat.ErrToolsNotSupported]. RetryAfter comes from retry-after-ms or
 // Retry-After (seconds or an HTTP date). A body that is not the JSON
-// expected, a stream cut short, and a redirect the HTTP client did not
-// follow wrap [chat.ErrBadResponse]. A
+// expected, a body or stream cut off (the read error, such as
+// io.ErrUnexpectedEOF, stays in the chain), a reply larger than
+// Config.MaxResponseBytes, and a redirect the HTTP client did not follow
+// wrap [chat.ErrBadResponse]. A
 // failure to connect wraps the net error (errors.Is(err,
 // syscall.ECONNREFUSED) holds); a cancelled context ends a call promptly,
 // and the error wraps ctx.Err().
@@ -110,6 +115,20 @@
 // messages that echo it and from transport errors. Keys shorter than 8
 // bytes are taken for the placeholders local servers accept ("ollama")
 // and are not redacted.
+//
+// # Response limit
+//
+// A reply is read into memory, so its size is bounded: by
+// Config.MaxResponseBytes, 32 MiB when it is 0, which is millions of
+// tokens. For a reply that is not streamed the limit is on the body,
+// refused unread when its Content-Length is larger; for a stream, on the
+// text, reasoning and tool-call arguments it assembles, since the framing
+// of its events can be several times their size. A larger reply ends the
+// call with an error wrapping [chat.ErrBadResponse] that names the limit,
+// and reading it took memory for about the limit, not for the whole
+// body. A negative Config.MaxResponseBytes, such as [toolcall.NoLimit],
+// removes the limit, as NoLimit does for the library's other limits. Each
+// line of a stream is bounded to 16 MiB in any case.
 //
 // # Retries
 //

@@ -47,9 +47,10 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 		// URL or the model, so it wraps no sentinel.
 		pe.Err = nil
 		pe.Message = "endpoint or model not found at " + m.redact(endpointPath(m.endpoint)) + m.v1Hint()
-	case resp.StatusCode == http.StatusNotFound && msg == "":
-		// Servers explain a missing model in JSON; a 404 page without
-		// such a message is a wrong URL.
+	case resp.StatusCode == http.StatusNotFound && !httpline.NamesModel(msg):
+		// Servers explain a missing model in JSON; a 404 page, or a
+		// message that is not about a model, is a wrong URL.
+		pe.Err = chat.ErrBadRequest
 		pe.Message = fmt.Sprintf("no /chat/completions at %s", m.redact(m.base)) + m.v1Hint()
 	case resp.StatusCode == http.StatusUnauthorized && m.key == "":
 		pe.Message = strings.TrimPrefix(msg+"; no API key is set (Config.APIKey or OPENAI_API_KEY)", "; ")
@@ -99,6 +100,22 @@ func (m *Model) inBandError(model string, status int, raw []byte) error {
 
 func (m *Model) badResponse(model string, status int, msg string) error {
 	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: m.redact(msg), Err: chat.ErrBadResponse}
+}
+
+// readError reports a failure to read the body of a 2xx response, what
+// ("response body", "stream"): a reply larger than the limit, or one cut
+// off, are malformed responses; the read error stays in the chain. A
+// cancelled or expired ctx is reported as ctx.Err().
+func (m *Model) readError(ctx context.Context, model string, status int, what string, err error) error {
+	var tl *httpline.TooLargeError
+	switch {
+	case ctx.Err() != nil:
+		return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: ctx.Err()}
+	case errors.As(err, &tl):
+		return m.badResponse(model, status, tl.Error())
+	}
+	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model,
+		Err: fmt.Errorf("%w: %s cut off: %w", chat.ErrBadResponse, what, m.redactErr(err))}
 }
 
 // transportError wraps a failure to send or read. A cancelled or expired

@@ -56,7 +56,7 @@ func TestErrors(t *testing.T) {
 			// BaseURL ends in /v1 here, so no advice about /v1 is added;
 			// TestNotFound checks the whole messages.
 			name: "404 wrong path", status: 404, contentType: "text/plain; charset=utf-8", body: "404 page not found\n",
-			wantErr: chat.ErrModelNotFound, wantMsg: "no /chat/completions at http://127.0.0.1:",
+			wantErr: chat.ErrBadRequest, wantMsg: "no /chat/completions at http://127.0.0.1:",
 		},
 		{
 			name: "429 with Retry-After in seconds", status: 429, header: map[string]string{"Retry-After": "20"},
@@ -295,9 +295,9 @@ func TestBodyReadFails(t *testing.T) {
 	assert.Equal(t, []string{"Hel"}, deltas, "the partial event is dropped, not reported as malformed")
 }
 
-// TestNotFound: a 404 with a JSON message is a missing model; a 404 page
-// without one is a wrong URL; an empty 404 could be either, and wraps no
-// sentinel. Only a BaseURL that does not end in /v1 gets the advice that it
+// TestNotFound: a 404 whose message names a model is a missing model; a
+// 404 page, or a message about something else, is a wrong URL (a bad
+// request); an empty 404 could be either, and wraps no sentinel. Only a BaseURL that does not end in /v1 gets the advice that it
 // usually does. The key, here also in the URL path, never shows.
 func TestNotFound(t *testing.T) {
 	t.Parallel()
@@ -317,18 +317,29 @@ func TestNotFound(t *testing.T) {
 		},
 		{
 			name: "page, BaseURL ends in /v1", baseURL: "http://compat.invalid/v1", body: page,
-			wantErr: chat.ErrModelNotFound,
-			want:    `openai: HTTP 404: model "gpt-4o-mini": model not found: no /chat/completions at http://compat.invalid/v1`,
+			wantErr: chat.ErrBadRequest,
+			want:    `openai: HTTP 404: model "gpt-4o-mini": bad request: no /chat/completions at http://compat.invalid/v1`,
 		},
 		{
 			name: "page, BaseURL without /v1", baseURL: "http://compat.invalid", body: page,
-			wantErr: chat.ErrModelNotFound,
-			want:    `openai: HTTP 404: model "gpt-4o-mini": model not found: no /chat/completions at http://compat.invalid; BaseURL usually ends in /v1`,
+			wantErr: chat.ErrBadRequest,
+			want:    `openai: HTTP 404: model "gpt-4o-mini": bad request: no /chat/completions at http://compat.invalid; BaseURL usually ends in /v1`,
 		},
 		{
 			name: "page, key in the path", baseURL: "http://compat.invalid/" + testKey, body: page,
-			wantErr: chat.ErrModelNotFound,
-			want:    `openai: HTTP 404: model "gpt-4o-mini": model not found: no /chat/completions at http://compat.invalid/[redacted]; BaseURL usually ends in /v1`,
+			wantErr: chat.ErrBadRequest,
+			want:    `openai: HTTP 404: model "gpt-4o-mini": bad request: no /chat/completions at http://compat.invalid/[redacted]; BaseURL usually ends in /v1`,
+		},
+		{
+			name: "JSON message about the path", baseURL: "http://compat.invalid/v1",
+			body:    `{"error":{"message":"Invalid URL (POST /v1/chat/completions)","type":"invalid_request_error","code":null}}`,
+			wantErr: chat.ErrBadRequest,
+			want:    `openai: HTTP 404: model "gpt-4o-mini": bad request: no /chat/completions at http://compat.invalid/v1`,
+		},
+		{
+			name: "HTML page", baseURL: "http://compat.invalid", body: "<html><body><h1>404 Not Found</h1><hr><center>nginx</center></body></html>",
+			wantErr: chat.ErrBadRequest,
+			want:    `openai: HTTP 404: model "gpt-4o-mini": bad request: no /chat/completions at http://compat.invalid; BaseURL usually ends in /v1`,
 		},
 		{
 			name: "empty, BaseURL ends in /v1", baseURL: "http://compat.invalid/v1",

@@ -121,7 +121,11 @@ func FuzzResponse(f *testing.F) {
 			}
 			// An empty 404 names no cause: the endpoint or the model may be missing.
 			emptyNotFound := status == http.StatusNotFound && len(bytes.TrimSpace(body)) == 0 && pe.Err == nil
-			if !emptyNotFound && !errors.Is(err, httpline.StatusError(status)) && !errors.Is(err, chat.ErrToolsNotSupported) {
+			want := httpline.StatusError(status)
+			if status == http.StatusNotFound && !httpline.NamesModel(pe.Message) {
+				want = chat.ErrBadRequest // a 404 that does not say the model is missing is a wrong URL
+			}
+			if !emptyNotFound && !errors.Is(err, want) && !errors.Is(err, chat.ErrToolsNotSupported) {
 				t.Fatalf("status %d: error %T %v", status, err, err)
 			}
 			checkNoKey(t, err)

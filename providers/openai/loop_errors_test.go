@@ -217,11 +217,12 @@ func TestLoopBadServer(t *testing.T) {
 			sentinel: chat.ErrBadResponse, status: 200,
 		},
 		{
-			name:     "connection closed mid-body",
-			chat:     &loopReply{body: `{"id":"chatcmpl-r2","choices":[{"index":0,"message":{"role":"assistant","content":"The wea`, cut: true},
-			stream:   &loopReply{contentType: "text/event-stream", body: textEvent + `data: {"id":"chatcmpl-r2","choi`, cut: true},
-			wantErr:  fmt.Sprintf(model, 200) + "unexpected EOF",
-			sentinel: io.ErrUnexpectedEOF, status: 200,
+			name:      "connection closed mid-body",
+			chat:      &loopReply{body: `{"id":"chatcmpl-r2","choices":[{"index":0,"message":{"role":"assistant","content":"The wea`, cut: true},
+			stream:    &loopReply{contentType: "text/event-stream", body: textEvent + `data: {"id":"chatcmpl-r2","choi`, cut: true},
+			wantErr:   fmt.Sprintf(model, 200) + "malformed response: response body cut off: unexpected EOF",
+			streamErr: fmt.Sprintf(model, 200) + "malformed response: stream cut off: unexpected EOF",
+			sentinel:  chat.ErrBadResponse, status: 200,
 		},
 		{
 			name:        "call to a tool not offered",

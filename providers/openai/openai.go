@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -52,6 +51,13 @@ type Config struct {
 	// [DefaultMaxRetries]; [NoRetries], or any negative value, turns
 	// retries off.
 	MaxRetries int
+	// MaxResponseBytes bounds a reply: the body of a reply that is not
+	// streamed, and the text, reasoning and tool-call arguments a stream
+	// assembles. A larger reply ends the call with an error that wraps
+	// [chat.ErrBadResponse] and names the limit. 0 means 32 MiB; a
+	// negative value, such as [toolcall.NoLimit], removes the limit. Each
+	// line of a stream is bounded to 16 MiB whatever this limit.
+	MaxResponseBytes int
 }
 
 // Retry settings for Config.MaxRetries.
@@ -77,6 +83,7 @@ type Model struct {
 	org      string
 	client   *http.Client
 	retry    retry.Policy
+	limit    int64 // of a reply, in bytes; negative: none
 	// completionTokens sends Options.MaxTokens as max_completion_tokens,
 	// which OpenAI requires of its reasoning models; compatible servers
 	// know max_tokens.
@@ -116,6 +123,7 @@ func New(cfg Config) *Model {
 		org:              cfg.Organization,
 		client:           client,
 		retry:            retry.Policy{MaxRetries: cfg.MaxRetries},
+		limit:            httpline.ResponseLimit(cfg.MaxResponseBytes),
 		completionTokens: isOpenAI(base),
 	}
 	if key != "" {
@@ -158,9 +166,9 @@ func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*ch
 		return nil, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := httpline.ReadBody(resp, m.limit)
 	if err != nil {
-		return nil, m.transportError(ctx, model, resp.StatusCode, err)
+		return nil, m.readError(ctx, model, resp.StatusCode, "response body", err)
 	}
 	var wr chatResponse
 	if err := json.Unmarshal(data, &wr); err != nil {

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -49,16 +48,16 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	}
 	defer resp.Body.Close()
 
-	br := bufio.NewReaderSize(resp.Body, 64<<10)
-	var a assembler
+	lines := httpline.NewLineReader(resp.Body)
+	a := assembler{limit: m.limit}
 	errorEvent := false // the event being read was announced as "event: error"
 	for {
-		line, readErr := httpline.Read(br)
+		line, readErr := lines.Next()
 		if readErr != nil && readErr != io.EOF {
 			if errors.Is(readErr, httpline.ErrTooLong) {
 				return nil, m.badResponse(model, resp.StatusCode, "stream line longer than 16 MiB")
 			}
-			return nil, m.transportError(ctx, model, resp.StatusCode, readErr)
+			return nil, m.readError(ctx, model, resp.StatusCode, "stream", readErr)
 		}
 		payload, f := sseLine(line)
 		switch f {
@@ -87,6 +86,9 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 				return nil, m.inBandError(model, resp.StatusCode, chunk.Error)
 			}
 			if !a.addChunk(&chunk, yield) {
+				if a.tooLarge() {
+					return nil, m.readError(ctx, model, resp.StatusCode, "stream", &httpline.TooLargeError{What: "streamed reply", Limit: a.limit})
+				}
 				return nil, chat.ErrStreamStopped
 			}
 		}
@@ -102,7 +104,8 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 }
 
 // addChunk adds a streamed chunk to the reply and yields what it brings. It
-// returns false as soon as yield does.
+// returns false as soon as yield does, or when the reply grows past its
+// limit (a.tooLarge).
 func (a *assembler) addChunk(chunk *chatResponse, yield func(chat.Delta) bool) bool {
 	if chunk.Model != "" {
 		a.model = chunk.Model
@@ -124,8 +127,14 @@ func (a *assembler) addChunk(chunk *chatResponse, yield func(chat.Delta) bool) b
 			return false
 		}
 		// Reasoning has no delta of its own: it is in the returned reply.
-		a.reasoning.WriteString(string(r.ReasoningContent))
+		if !a.take(len(r.ReasoningContent)) {
+			return false
+		}
+		a.reasoning = httpline.AppendText(a.reasoning, string(r.ReasoningContent), a.limit)
 		for j := range r.ToolCalls {
+			if !a.take(len(r.ToolCalls[j].Function.Arguments)) {
+				return false
+			}
 			if d, ok := a.addFragment(j, &r.ToolCalls[j]); ok && !yield(chat.Delta{ToolCall: &d}) {
 				return false
 			}
@@ -141,9 +150,22 @@ func (a *assembler) addText(t text, yield func(chat.Delta) bool) bool {
 	if t == "" {
 		return true
 	}
-	a.content.WriteString(string(t))
+	if !a.take(len(t)) {
+		return false
+	}
+	a.content = httpline.AppendText(a.content, string(t), a.limit)
 	return yield(chat.Delta{Content: string(t)})
 }
+
+// take counts n more bytes of the reply, and reports whether they are
+// within its limit.
+func (a *assembler) take(n int) bool {
+	a.size += int64(n)
+	return !a.tooLarge()
+}
+
+// tooLarge reports whether the reply has grown past its limit.
+func (a *assembler) tooLarge() bool { return a.limit >= 0 && a.size > a.limit }
 
 // An sseField says what a line of a server-sent event stream carries.
 type sseField int

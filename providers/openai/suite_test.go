@@ -1,10 +1,9 @@
 package openai_test
 
 import (
-	"context"
+	"encoding/json"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -19,17 +18,20 @@ func suite(t *testing.T) providertest.Provider {
 		return providertest.Reply(rec.contentType, string(rec.body))
 	}
 	return providertest.Provider{
-		New: func(root string, maxRetries int, hc *http.Client, sleep func(context.Context, time.Duration) error, jitter func() float64) chat.StreamingModel {
-			m := openai.New(openai.Config{BaseURL: root + "/v1", APIKey: testKey, Model: "tiny", HTTPClient: hc, MaxRetries: maxRetries})
-			if sleep != nil {
-				openai.SetRetryHooks(m, sleep, jitter)
+		New: func(root string, s providertest.Settings) chat.StreamingModel {
+			m := openai.New(openai.Config{BaseURL: root + "/v1", APIKey: testKey, Model: "tiny", HTTPClient: s.HTTPClient,
+				MaxRetries: s.MaxRetries, MaxResponseBytes: s.MaxResponseBytes})
+			if s.Sleep != nil {
+				openai.SetRetryHooks(m, s.Sleep, s.Jitter)
 			}
 			return m
 		},
 		OKChat:       reply("llamacpp/b_plain"),
 		OKStream:     reply("llamacpp/d2_plain_stream"),
 		StreamType:   "text/event-stream",
-		StreamHel:    sseEvent(map[string]any{"role": "assistant", "content": "Hel"}, nil),
+		TextReply:    textReply,
+		StreamText:   func(text string) string { return sseEvent(map[string]any{"role": "assistant", "content": text}, nil) },
+		StreamEnd:    sseEvent(map[string]any{}, "stop") + "data: [DONE]\n\n",
 		ToolCall:     chatToolCallReply("call_1", "get_weather", `{"city":"Paris"}`).body,
 		Weather:      shortWeatherTool,
 		ModelError:   `openai: HTTP 503: model "tiny"`,
@@ -38,4 +40,18 @@ func suite(t *testing.T) providertest.Provider {
 	}
 }
 
+// TestProviderSuite is not parallel: the response limit's test measures
+// the process's allocations.
 func TestProviderSuite(t *testing.T) { providertest.Run(t, suite(t)) }
+
+// textReply is a reply, not streamed, whose text is text.
+func textReply(text string) string {
+	b, _ := json.Marshal(map[string]any{
+		"id": "chatcmpl-r2", "object": "chat.completion", "model": "gpt-4o-mini",
+		"choices": []any{map[string]any{
+			"index": 0, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": text},
+		}},
+	})
+	return string(b)
+}

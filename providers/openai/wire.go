@@ -339,8 +339,8 @@ func hasError(raw json.RawMessage) bool {
 // An assembler collects one reply, from a response or from stream chunks.
 type assembler struct {
 	model     string
-	content   strings.Builder
-	reasoning strings.Builder
+	content   []byte
+	reasoning []byte
 	calls     []pendingCall
 	// slots maps a streamed call's index to its position in calls.
 	slots map[int]int
@@ -349,6 +349,9 @@ type assembler struct {
 	early  map[int]json.RawMessage
 	finish string
 	usage  *goopenai.Usage
+	// size counts the bytes of text, reasoning and arguments a stream
+	// brought, for limit, the response limit (negative: none).
+	size, limit int64
 }
 
 type pendingCall struct {
@@ -361,9 +364,9 @@ type pendingCall struct {
 // addMessage adds a whole message: every element of tool_calls is a call,
 // whatever its index says.
 func (a *assembler) addMessage(r *wireResponse) {
-	a.content.WriteString(string(r.Content))
-	a.content.WriteString(string(r.Refusal))
-	a.reasoning.WriteString(string(r.ReasoningContent))
+	a.content = append(a.content, r.Content...)
+	a.content = append(a.content, r.Refusal...)
+	a.reasoning = append(a.reasoning, r.ReasoningContent...)
 	for i := range r.ToolCalls {
 		c := &r.ToolCalls[i]
 		a.calls = append(a.calls, pendingCall{id: callID(c.ID), name: c.Function.Name, args: c.Function.Arguments,
@@ -437,7 +440,7 @@ func callID(id string) string {
 // with it, as its ProviderData. Empty or null arguments become "{}".
 func (a *assembler) response() *chat.Response {
 	r := &chat.Response{
-		Message: chat.Message{Role: chat.RoleAssistant, Content: a.content.String(), Reasoning: a.reasoning.String()},
+		Message: chat.Message{Role: chat.RoleAssistant, Content: string(a.content), Reasoning: string(a.reasoning)},
 		Model:   a.model,
 	}
 	if len(a.calls) > 0 {
