@@ -1,0 +1,48 @@
+package temporaltoolcall
+
+import (
+	"path/filepath"
+	"testing"
+
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+)
+
+// TestReplayRecordedHistories replays the histories recorded from the
+// real engine (go test -update -run 'TestKillWorkerMidCall|TestApprovalAcrossWorkerRestart')
+// through the workflow: a change that would break running conversations
+// fails here.
+func TestReplayRecordedHistories(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 3 {
+		t.Fatalf("found %d recorded histories in testdata, want the crash and approval ones", len(files))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			r := worker.NewWorkflowReplayer()
+			r.RegisterWorkflowWithOptions(Conversation, workflow.RegisterOptions{Name: WorkflowName})
+			if err := r.ReplayWorkflowHistoryFromJSONFile(quietLogger(), f); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestReplayDetectsChange: a workflow that schedules its activities
+// otherwise fails the replay, so the replay test can fail.
+func TestReplayDetectsChange(t *testing.T) {
+	changed := func(ctx workflow.Context, in Input) (string, error) {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 1})
+		var out string
+		err := workflow.ExecuteActivity(ctx, ToolActivity, in).Get(ctx, &out)
+		return out, err
+	}
+	r := worker.NewWorkflowReplayer()
+	r.RegisterWorkflowWithOptions(changed, workflow.RegisterOptions{Name: WorkflowName})
+	if err := r.ReplayWorkflowHistoryFromJSONFile(quietLogger(), filepath.Join("testdata", "crash-step.json")); err == nil {
+		t.Fatal("a changed workflow replayed the recorded history without error")
+	}
+}
