@@ -1,4 +1,117 @@
 // Package temporaltoolcall runs toolcall's tool-calling loop as a Temporal
 // workflow, so that a conversation survives a crashed worker and its calls
-// spread over many machines.
+// spread over many machines. It is named like oteltoolcall, so that it does
+// not collide with go.temporal.io/sdk/temporal, and lives in a module of its
+// own, so that the toolcall module requires no Temporal module.
+//
+// A worker process holds the model, the tools and the secrets:
+//
+//	w := worker.New(c, "conversations", worker.Options{})
+//	tw := &temporaltoolcall.Worker{Model: model, Tools: tools}
+//	if err := tw.Register(w); err != nil { ... }
+//	err = w.Run(worker.InterruptCh())
+//
+// and any process starts conversations and waits for them:
+//
+//	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "conversations"},
+//		temporaltoolcall.WorkflowName, temporaltoolcall.Input{Messages: msgs})
+//	resp, err := temporaltoolcall.Result(ctx, run) // a *toolcall.Response, as Prompt.Call's
+//
+// # The loop
+//
+// The workflow Conversation does what Prompt.Call does, with the same
+// Response and errors: each model request is an activity (ModelActivity),
+// each tool call another (ToolActivity), run by the worker's Manager, so
+// arguments are checked against the schemas and bad ones, like calls of
+// unknown tools, go back to the model. The calls of one reply run as
+// parallel activities, at most Input.Concurrency at once, and their results
+// are in call order. returnDirect, the iteration limit (and
+// Input.AnswerAtLimit), cut replies (none of their calls runs), empty
+// answers (an error) and the session state (toolcall.SetState; the tools
+// of later rounds read it) hold as in Prompt.Call. Result maps a failed
+// conversation's error back to Call's sentinels (toolcall.ErrMaxIterations
+// and the others) and returns the Response so far with it. One difference:
+// a tool's toolcall.CallInfo.History ends with the reply holding only its
+// own call, since each call runs apart.
+//
+// # Decisions
+//
+// A call that waits (toolcall.WithApproval, an approver in Worker.Options,
+// a tool returning toolcall.Pause, as a long-running tool does) makes the
+// workflow wait for a toolcall.Decision, delivered as the Update
+// UpdateDecide (Decide sends it) with a map from call id to decision, as
+// Prompt.Resume takes. Its validator refuses, before they enter the
+// history, decisions for calls that do not wait, decisions that decide
+// nothing, and contradictory ones (two of Allow, Deny and Result; Arguments
+// without Allow). The other calls of the reply go on meanwhile. The query
+// QueryPending (Pending) returns the calls that wait. Input.DecisionTimeout
+// bounds the wait: past it a call is denied and the model told so.
+// Workers may stop while calls wait; the decided call runs on whichever
+// worker is there then.
+//
+// # What runs twice
+//
+// A completed activity never runs again: Temporal records its result. A
+// tool activity records heartbeats while its tool runs, so that a lost
+// worker is noticed within Input.HeartbeatTimeout (DefaultHeartbeatTimeout)
+// rather than after its StartToCloseTimeout (the tool's own timeout, set
+// with toolcall.WithTimeout, plus a minute, or Input.ToolTimeout). A call
+// whose worker was lost runs again, up to Input.ToolAttempts times, only
+// when its tool says that is safe: Metadata.ReadOnly or Metadata.Idempotent,
+// as MCP's readOnlyHint and idempotentHint give them. Any other call gets
+// one attempt, and the model is told: "the worker running this call was
+// lost; it may or may not have taken effect". Input.Retry changes the policy
+// per tool name: true runs a tool's lost calls again, false never does.
+//
+// A model request is tried up to Input.ModelAttempts times with backoff
+// (1s, doubling, at most a minute), and its heartbeats notice a lost worker
+// the same way. The errors a retry cannot fix, chat.ErrBadRequest,
+// ErrUnauthorized, ErrModelNotFound and ErrToolsNotSupported, are not
+// retried. A provider that retries on its own multiplies the attempts:
+// turn its retries off, or count them in ModelAttempts.
+//
+// # Secrets and history
+//
+// The tool context never enters Temporal's history: Worker.ToolContext
+// supplies it on the worker side, from the conversation's workflow id and
+// Input.Key (say, a tenant id that selects the tenant's credentials). Its
+// values win over the session state's. Everything else does enter the
+// history: the messages, the tool calls' arguments and results, the
+// session state (as JSON: numbers come back as float64) and the Response.
+// To keep them from the server, encrypt payloads with a
+// converter.PayloadCodec, given to the client of the workers and of the
+// starters alike:
+//
+//	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), myAESCodec)
+//	c, err := client.Dial(client.Options{DataConverter: dc})
+//
+// # History limits
+//
+// The server refuses a payload over 2 MiB (and warns at 512 KiB), and a
+// history over 50 MiB or 51,200 events; it suggests continuing as new at
+// 4 MiB. Each model request carries the whole conversation, and so does
+// each tool call (its tools see the history), so the history grows with
+// the square of the rounds. The workflow keeps each payload within
+// Input.MaxPayloadBytes (a large tool result is cut first by
+// toolcall.Limits.MaxResultBytes, 1 MiB by default), continues as new,
+// carrying the conversation, after a round in which the server suggested
+// it, and fails with ErrPayloadTooLarge, naming the payload, when one
+// cannot fit. The Response holds the results twice (in the History and in
+// the Executions), so the conversation one workflow carries is bounded by
+// about half of MaxPayloadBytes.
+//
+// # Determinism
+//
+// The workflow code uses no map iteration order, wall clock or randomness
+// outside the workflow APIs; its tests replay histories recorded from a
+// real server through worker.NewWorkflowReplayer, so a change that would
+// break running conversations fails them.
+//
+// # Observability
+//
+// Worker.Hooks observe each model request and tool call inside its
+// activity, oteltoolcall's hooks included; the spans they open carry the
+// workflow id and run id as temporalWorkflowID and temporalRunID, the
+// attributes of Temporal's own tracing interceptor. BeforeCall and
+// AfterCall are not called: the call is the workflow.
 package temporaltoolcall
