@@ -7,16 +7,11 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/check"
-	"github.com/toolcall-go/toolcall/internal/encode"
-	"github.com/toolcall-go/toolcall/internal/schema"
 	"github.com/toolcall-go/toolcall/internal/signature"
 )
 
@@ -387,103 +382,6 @@ type funcTool[In, Out any] struct {
 	fn       func(context.Context, In) (Out, error)
 	cfg      toolConfig
 	noResult bool
-	// calls is what calls need, set up by the first: most tools defined
-	// are never called.
-	calls atomic.Pointer[funcCalls[In, Out]]
-}
-
-// funcCalls is what the calls of a funcTool need: how results convert,
-// and the storage of calls.
-type funcCalls[In, Out any] struct {
-	result resultKind
-	enc    *encode.Encoder // for resultJSON
-	// fresh makes every call's storage new, never reused: In holds a
-	// value that decodes itself in place (see unmarshalsInPlace).
-	fresh bool
-	// pool holds the storage of calls' arguments and results, reused:
-	// they are decoded and encoded in place, and the space is cleared
-	// before it goes back.
-	pool sync.Pool // of *funcCall[In, Out]
-}
-
-// setup returns what t's calls need, setting it up on the first.
-func (t *funcTool[In, Out]) setup() *funcCalls[In, Out] {
-	if fc := t.calls.Load(); fc != nil {
-		return fc
-	}
-	fc := &funcCalls[In, Out]{fresh: unmarshalsInPlace(reflect.TypeFor[In]())}
-	if fc.result = resultKindOf(reflect.TypeFor[Out]()); fc.result == resultJSON && !t.noResult && t.conv == nil {
-		fc.enc = encode.For(reflect.TypeFor[Out]())
-	}
-	if t.calls.CompareAndSwap(nil, fc) {
-		return fc
-	}
-	return t.calls.Load()
-}
-
-// funcCall is the storage of one call of a funcTool: its argument and
-// result, and the decoder's and the encoder's buffers, which stay with a
-// pooled funcCall so that a call takes one pooled object, not three.
-type funcCall[In, Out any] struct {
-	in  In
-	out Out
-	dec check.Scratch
-	enc encode.Scratch
-}
-
-// unmarshalsInPlace reports whether decoding a value of type t may call
-// a method of a type other than the standard library's time.Time and
-// json.RawMessage with a pointer into the value itself: a type t holds
-// inline (in its fields, and arrays' elements) with an UnmarshalJSON,
-// UnmarshalJSONFrom or UnmarshalText method. Such a method might keep the
-// pointer, which must then not point into storage reused by later calls.
-func unmarshalsInPlace(t reflect.Type) bool {
-	switch {
-	case t == reflect.TypeFor[time.Time]() || t == reflect.TypeFor[json.RawMessage]():
-		return false
-	case schema.DecodesItself(t):
-		return true
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if unmarshalsInPlace(t.Field(i).Type) {
-				return true
-			}
-		}
-	case reflect.Array:
-		return unmarshalsInPlace(t.Elem())
-	}
-	return false
-}
-
-// resultKind is how the default conversion treats a result type, decided
-// once per tool rather than per result.
-type resultKind uint8
-
-const (
-	resultAny    resultKind = iota // ConvertResult on the value in an interface
-	resultString                   // string, sent as is
-	resultRaw                      // json.RawMessage, as is; empty is null
-	resultBytes                    // []byte, as a string
-	resultJSON                     // anything else: JSON, encoded in place
-)
-
-// resultKindOf mirrors ConvertResult's type switch, which matches those
-// types exactly (not types defined from them).
-func resultKindOf(t reflect.Type) resultKind {
-	switch t {
-	case reflect.TypeFor[string]():
-		return resultString
-	case reflect.TypeFor[json.RawMessage]():
-		return resultRaw
-	case reflect.TypeFor[[]byte]():
-		return resultBytes
-	}
-	if t.Kind() == reflect.Interface {
-		return resultAny
-	}
-	return resultJSON
 }
 
 func (t *funcTool[In, Out]) funcType() reflect.Type { return reflect.TypeOf(t.fn) }
@@ -526,92 +424,23 @@ func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage)
 }
 
 func (t *funcTool[In, Out]) run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
-	fc := t.setup()
-	c := fc.get()
-	dec, _ := fc.scratch(c)
-	if err := checkArgs(k, t.in, t.def.Name, args, dec, unsafe.Pointer(&c.in), &c.in); err != nil {
-		fc.release(c)
+	in := new(In)
+	if err := checkArgs(k, t.in, t.def.Name, args, nil, unsafe.Pointer(in), in); err != nil {
 		return "", err
 	}
 	if mw == nil {
-		out, err := t.invokeIn(ctx, fc, c)
-		fc.release(c)
-		return out, err
+		return t.invoke(ctx, *in)
 	}
-	// The middleware may call next after it returns: the closure keeps
-	// its own copy of the arguments.
-	in := c.in
-	fc.release(c)
-	return mw(ctx, call, func(ctx context.Context) (string, error) { return t.invoke(ctx, in) })
-}
-
-// get returns the storage for a call.
-func (fc *funcCalls[In, Out]) get() *funcCall[In, Out] {
-	if !fc.fresh {
-		if c, ok := fc.pool.Get().(*funcCall[In, Out]); ok {
-			return c
-		}
-	}
-	return new(funcCall[In, Out])
-}
-
-// scratch returns c's decoder and encoder buffers when c is pooled, and
-// nils for a fresh c, whose empty buffers would have to grow: the
-// packages' pooled ones serve it.
-func (fc *funcCalls[In, Out]) scratch(c *funcCall[In, Out]) (*check.Scratch, *encode.Scratch) {
-	if fc.fresh {
-		return nil, nil
-	}
-	return &c.dec, &c.enc
-}
-
-// release clears c's argument and result, dropping what the call
-// referenced, and returns it.
-func (fc *funcCalls[In, Out]) release(c *funcCall[In, Out]) {
-	if fc.fresh {
-		return
-	}
-	var in In
-	var out Out
-	c.in, c.out = in, out
-	fc.pool.Put(c)
+	return mw(ctx, call, func(ctx context.Context) (string, error) { return t.invoke(ctx, *in) })
 }
 
 func (t *funcTool[In, Out]) invoke(ctx context.Context, in In) (string, error) {
-	fc := t.setup()
-	c := fc.get()
-	c.in = in
-	out, err := t.invokeIn(ctx, fc, c)
-	fc.release(c)
-	return out, err
-}
-
-// invokeIn calls the tool with c.in and converts the result, which it
-// leaves in c.out.
-func (t *funcTool[In, Out]) invokeIn(ctx context.Context, fc *funcCalls[In, Out], c *funcCall[In, Out]) (string, error) {
-	var err error
-	if c.out, err = t.fn(ctx, c.in); err != nil {
+	out, err := t.fn(ctx, in)
+	if err != nil {
 		return "", err
 	}
 	if t.noResult {
 		return noResultText, nil
 	}
-	p := unsafe.Pointer(&c.out)
-	switch {
-	case t.conv != nil:
-		return t.conv(c.out)
-	case fc.result == resultString:
-		return *(*string)(p), nil
-	case fc.result == resultRaw:
-		if raw := *(*json.RawMessage)(p); len(raw) > 0 {
-			return string(raw), nil
-		}
-		return "null", nil
-	case fc.result == resultBytes:
-		return string(*(*[]byte)(p)), nil
-	case fc.result == resultJSON:
-		_, enc := fc.scratch(c)
-		return encodeResultAt(fc.enc, enc, p)
-	}
-	return ConvertResult(c.out)
+	return convert(t.conv, out)
 }

@@ -3,9 +3,7 @@ package toolcall
 import (
 	"encoding/json"
 	"fmt"
-	"unsafe"
-
-	"github.com/toolcall-go/toolcall/internal/encode"
+	"strings"
 )
 
 // noResultText is what the model receives from a tool that returns no value
@@ -32,22 +30,14 @@ func ConvertResult(result any) (string, error) {
 	return encodeResult(result)
 }
 
-// encodeResult marshals a result as compact JSON without HTML escaping
-// (the reader is a model, not a browser), exactly as encoding/json would,
-// with an encoder compiled per type.
+// encodeResult marshals a result as compact JSON as encoding/json does,
+// without HTML escaping: the reader is a model, not a browser.
 func encodeResult(v any) (string, error) {
-	out, err := encode.String(v)
-	if err != nil {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return "", fmt.Errorf("toolcall: converting result of type %T: %w", v, err)
 	}
-	return out, nil
-}
-
-// encodeResultAt is encodeResult for a value of enc's type at p.
-func encodeResultAt(enc *encode.Encoder, sc *encode.Scratch, p unsafe.Pointer) (string, error) {
-	out, err := enc.StringWith(sc, p)
-	if err != nil {
-		return "", fmt.Errorf("toolcall: converting result of type %s: %w", enc.Type(), err)
-	}
-	return out, nil
+	return strings.TrimSuffix(b.String(), "\n"), nil
 }

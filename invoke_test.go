@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
-	"github.com/toolcall-go/toolcall/internal/encode"
 )
 
 type shout string
@@ -181,15 +180,13 @@ func TestFuncToolConcurrentCalls(t *testing.T) {
 }
 
 // TestFuncToolAllocs pins the allocations of a call of a func tool with
-// arguments checked and decoded in one pass and a result encoded in place:
-// the bytes of the arguments' strings (one arena), the tags' array, the
-// days the tool makes, and the result's text.
+// arguments checked and decoded in one pass and a result encoded by
+// encoding/json: the argument, the bytes of its strings (one arena), the
+// tags' array, the days the tool makes, the result in an interface, the
+// encoder, and the result's text.
 func TestFuncToolAllocs(t *testing.T) {
 	if raceEnabled {
-		t.Skip("sync.Pool is randomized under the race detector")
-	}
-	if !encode.Compiled() {
-		t.Skip("results are encoded by encoding/json with a pre-release encoding/json/v2")
+		t.Skip("encoding/json's sync.Pool drops items at random under the race detector")
 	}
 	type options struct {
 		Detailed bool   `json:"detailed"`
@@ -231,5 +228,5 @@ func TestFuncToolAllocs(t *testing.T) {
 			panic(fmt.Sprint(out, err))
 		}
 	})
-	assert.LessOrEqual(t, allocs, 4.0)
+	assert.LessOrEqual(t, allocs, 7.0)
 }

@@ -1,5 +1,0 @@
-//go:build !race
-
-package encode
-
-const raceEnabled = false
