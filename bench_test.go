@@ -315,6 +315,30 @@ func benchmarkLoopWeather(b *testing.B) {
 func BenchmarkTools(b *testing.B) {
 	text := &chat.Response{Message: chat.AssistantMessage("42")}
 	model := loopModel{call: text, text: text}
+	// custom: tools of a program's own Tool type, whose schemas the
+	// library compiles itself; the model calls the last one, then answers.
+	for _, n := range []int{1, 5000} {
+		b.Run("custom/n="+strconv.Itoa(n), func(b *testing.B) {
+			tools := make([]Tool, n)
+			for i := range tools {
+				tools[i] = ownTool{name: "tool_" + strconv.Itoa(i)}
+			}
+			call := &chat.Response{Message: chat.Message{Role: chat.RoleAssistant,
+				ToolCalls: []chat.ToolCall{{ID: "call_1", Name: "tool_" + strconv.Itoa(n-1), Arguments: json.RawMessage(`{"city":"Oslo"}`)}}}}
+			c := NewClient(loopModel{call: call, text: text}, WithTools(tools))
+			ctx := context.Background()
+			if _, err := c.Prompt("the answer?").Call(ctx); err != nil { // the tools' first use
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := c.Prompt("the answer?").Call(ctx)
+				if err != nil || resp.Content() != "42" || resp.Rounds != 2 || resp.Executions[0].IsError {
+					b.Fatal(err, resp)
+				}
+			}
+		})
+	}
 	for _, n := range []int{1, 200, 1000} {
 		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
 			tools := make([]Tool, n)
@@ -336,3 +360,13 @@ func BenchmarkTools(b *testing.B) {
 		})
 	}
 }
+
+// ownTool is a Tool of a program's own type, as an MCP tool is.
+type ownTool struct{ name string }
+
+func (t ownTool) Definition() chat.ToolDefinition {
+	return chat.ToolDefinition{Name: t.name, Description: "A tool of its own type",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","minLength":1}},"required":["city"]}`)}
+}
+func (ownTool) Metadata() Metadata                                    { return Metadata{} }
+func (ownTool) Call(context.Context, json.RawMessage) (string, error) { return "sunny", nil }

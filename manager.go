@@ -109,6 +109,9 @@ type toolSet struct {
 	prepared bool
 	defs     []chat.ToolDefinition // one per name, in order, for the request
 	first    []Tool                // first[i] is the tool defs[i] defines
+	// ins[i] is first[i]'s compiled input schema: a tool of a program's
+	// own type is compiled once per set, which requests and calls share.
+	ins []*check.Input
 	index    map[string]int        // name -> index in defs, for large sets
 	err      error                 // what definitions reports: the request fails
 }
@@ -121,6 +124,7 @@ func newToolSet(strict bool, tools []Tool) *toolSet {
 	s := &toolSet{tools: tools, prepared: true}
 	defs := make([]chat.ToolDefinition, 0, len(tools))
 	first := make([]Tool, 0, len(tools))
+	ins := make([]*check.Input, 0, len(tools))
 	var index map[string]int
 	if len(tools) >= indexFrom {
 		index = make(map[string]int, len(tools))
@@ -158,8 +162,9 @@ func newToolSet(strict bool, tools []Tool) *toolSet {
 		}
 		defs = append(defs, d)
 		first = append(first, t)
+		ins = append(ins, in)
 	}
-	s.defs, s.first, s.index = defs, first, index
+	s.defs, s.first, s.ins, s.index = defs, first, ins, index
 	return s
 }
 
@@ -478,7 +483,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 		return err
 	}
 
-	tool := set.find(call.Name)
+	tool, in := set.lookup(call.Name)
 	if tool == nil {
 		te := &ToolError{Name: call.Name, CallID: call.ID, Err: unknownTool{call.Name, set.tools}}
 		return finish(m.fail(ctx, cfg, e, te))
@@ -497,8 +502,9 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	if err := argumentLimits(cfg, def.Name, args); err != nil {
 		return finish(m.fail(ctx, cfg, e, &ToolError{Name: def.Name, CallID: call.ID, Err: err}))
 	}
-	in := core.in
-	if bt == nil {
+	if bt != nil {
+		in = core.in
+	} else if in == nil { // Execute's tools are not prepared: compiled for this call
 		var err error
 		if in, err = inputOf(tool, *def); err != nil { // a schema the checks refuse: the caller's mistake, and nothing may run
 			e.Err, e.IsError, e.Result = err, true, fmt.Sprintf("tool %s was not run: its input schema cannot be checked", def.Name)

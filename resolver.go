@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/check"
 )
 
 // A Registry holds tools by name, for prompts that name the tools they
@@ -104,25 +106,32 @@ func collectTools(items []any) ([]Tool, error) {
 
 // find returns the tool called name: the first offered with that name.
 func (s *toolSet) find(name string) Tool {
+	t, _ := s.lookup(name)
+	return t
+}
+
+// lookup returns the tool called name and, in a prepared set, its
+// compiled input schema.
+func (s *toolSet) lookup(name string) (Tool, *check.Input) {
 	switch {
 	case s.index != nil:
 		if i, ok := s.index[name]; ok {
-			return s.first[i]
+			return s.first[i], s.ins[i]
 		}
 	case s.prepared:
 		for i := range s.defs {
 			if s.defs[i].Name == name {
-				return s.first[i]
+				return s.first[i], s.ins[i]
 			}
 		}
 	default:
 		for _, t := range s.tools {
 			if toolName(t) == name {
-				return t
+				return t, nil
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // toolName returns t's name; a tool this package built gives it without

@@ -147,7 +147,7 @@ func inputOf(t Tool, def chat.ToolDefinition) (*check.Input, error) {
 	if bt, ok := t.(builtTool); ok {
 		return bt.core().in, nil
 	}
-	in, err := check.InputOf(def.InputSchema)
+	in, err := check.NewInput(def.InputSchema, nil, nil, false)
 	if err != nil {
 		err = schemaError(err)
 		err.(*DefinitionError).Method = def.Name

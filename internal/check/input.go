@@ -156,42 +156,6 @@ func (k *Checker) OnePass() bool { return k.onePass() != nil }
 // TwoPass returns k without its plan: the checker, then the codec.
 func (k *Checker) TwoPass() *Checker { return &Checker{schema: k.schema} }
 
-// inputs caches the inputs of schemas given as text, for tools that carry
-// none of their own. It stops growing at maxInputs so tools made per
-// request cannot exhaust memory.
-var inputs struct {
-	sync.RWMutex
-	m map[string]*Input
-}
-
-const maxInputs = 4096
-
-// InputOf returns the compiled input of a schema given as text.
-func InputOf(raw json.RawMessage) (*Input, error) {
-	inputs.RLock()
-	in, ok := inputs.m[string(raw)]
-	inputs.RUnlock()
-	if ok {
-		return in, nil
-	}
-	in, err := NewInput(raw, nil, nil, false)
-	if err != nil {
-		return nil, err
-	}
-	inputs.Lock()
-	defer inputs.Unlock()
-	if prev, ok := inputs.m[string(raw)]; ok {
-		return prev, nil
-	}
-	if inputs.m == nil {
-		inputs.m = map[string]*Input{}
-	}
-	if len(inputs.m) < maxInputs {
-		inputs.m[string(raw)] = in
-	}
-	return in, nil
-}
-
 // NestingExceeds reports whether arrays and objects in the JSON text data
 // nest deeper than limit. Only a limit below MaxDepth needs this pass: the
 // checks enforce MaxDepth as they walk.
