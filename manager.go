@@ -111,9 +111,9 @@ type toolSet struct {
 	first    []Tool                // first[i] is the tool defs[i] defines
 	// ins[i] is first[i]'s compiled input schema: a tool of a program's
 	// own type is compiled once per set, which requests and calls share.
-	ins []*check.Input
-	index    map[string]int        // name -> index in defs, for large sets
-	err      error                 // what definitions reports: the request fails
+	ins   []*check.Input
+	index map[string]int // name -> index in defs, for large sets
+	err   error          // what definitions reports: the request fails
 }
 
 // newToolSet prepares tools for requests: the definitions as [definitions]
