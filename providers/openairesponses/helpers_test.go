@@ -1,7 +1,6 @@
 package openairesponses_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -190,14 +189,6 @@ func sse(events ...string) string {
 		fmt.Fprintf(&b, "event: %s\ndata: %s\n\n", head.Type, e)
 	}
 	return b.String()
-}
-
-// compact returns s without insignificant whitespace.
-func compact(t *testing.T, s string) string {
-	t.Helper()
-	var buf bytes.Buffer
-	require.NoError(t, json.Compact(&buf, []byte(s)))
-	return buf.String()
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -154,9 +154,6 @@ type assembler struct {
 	// calls before it; see reasoningItem.
 	kept  []keptReasoning
 	usage chat.Usage
-	// seenText is set once any text arrived, so that after that the
-	// message item that ends a stream does not add its text again.
-	seenText bool
 }
 
 // size is the number of bytes assembled: text, reasoning, reasoning
