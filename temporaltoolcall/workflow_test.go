@@ -270,7 +270,7 @@ func TestConversationMatchesPromptCall(t *testing.T) {
 			}
 			p := toolcall.NewClient(model, opts...).Prompt().System("be brief").User("go")
 			if sc.state != nil {
-				p.ToolContext(sc.state)
+				p.State(sc.state)
 			}
 			want, wantErr := p.Call(context.Background())
 			callRuns := runs.Swap(0)
