@@ -49,7 +49,8 @@ func sdkHandler(t *testing.T) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
 }
 
-// headerLog records one header of each request a server got.
+// headerLog records one header of each request a server got, or other
+// texts.
 type headerLog struct {
 	mu   sync.Mutex
 	seen []string
@@ -97,8 +98,8 @@ func TestURLCredentialsReachNoErrorNorTheModel(t *testing.T) {
 	raw := "http://bob:pw-secret@" + host + "/mcp?api_key=sk-url-secret#frag-secret"
 	name := "http://" + host + "/mcp"
 
-	var reported errorLog
-	c := connect(t, mcptool.Server{URL: raw, HTTPClient: ownConnections(t), OnError: reported.add})
+	var reported headerLog // of the errors' texts
+	c := connect(t, mcptool.Server{URL: raw, HTTPClient: ownConnections(t), OnError: func(err error) { reported.add(err.Error()) }})
 	require.NotEmpty(t, keys.all())
 	for _, k := range keys.all() {
 		assert.Equal(t, "sk-url-secret", k, "the query reaches the server")
@@ -133,9 +134,7 @@ func TestURLCredentialsReachNoErrorNorTheModel(t *testing.T) {
 	require.NoError(t, err)
 	shown := []string{e.Result, e.Err.Error(), string(sent), connectErr.Error(), parseErr.Error()}
 	shown = append(shown, hooked...)
-	for _, err := range reported.all() {
-		shown = append(shown, err.Error())
-	}
+	shown = append(shown, reported.all()...)
 	for _, s := range shown {
 		for _, secret := range secrets {
 			assert.NotContains(t, s, secret)
