@@ -11,7 +11,7 @@ import (
 )
 
 // A Decision says what happens to a tool call that waits: for approval
-// ([WithApprover], [WithApproval]) or because its tool paused it ([Pause]).
+// ([WithApprover], [WithNeedsApproval]) or because its tool paused it ([Pause]).
 // The zero Decision keeps it waiting.
 type Decision struct {
 	// Allow runs the call, with Arguments in place of the model's when

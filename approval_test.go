@@ -53,7 +53,7 @@ func bankTools(l *ledger) []toolcall.Tool {
 		info, _ := toolcall.CallInfoFrom(ctx)
 		l.add(info.ID)
 		return fmt.Sprintf("sent %d to %s", in.Amount, in.To), nil
-	}, toolcall.WithApproval(true))
+	}, toolcall.WithNeedsApproval(true))
 	balance := toolcall.MustFunc("balance", "The balance", func(ctx context.Context, _ struct{}) (string, error) {
 		info, _ := toolcall.CallInfoFrom(ctx)
 		l.add(info.ID)

@@ -32,7 +32,7 @@ import (
 //   - returnDirect: "true" sends the result straight to the caller.
 //   - strict: "true" uses the strict schema variant (see [WithStrict]).
 //   - approval: "true" makes each call wait for a decision (see
-//     [WithApproval]).
+//     [WithNeedsApproval]).
 //   - timeout: a duration such as "2s" bounding each call (see [WithTimeout]).
 //   - converter: the name of a method of the same type with signature
 //     func(any) (string, error) that converts the result.

@@ -64,11 +64,11 @@ func WithTimeout(d time.Duration) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.timeout = max(d, 0) })
 }
 
-// WithApproval marks the tool as needing approval: each call waits for
+// WithNeedsApproval marks the tool as needing approval: each call waits for
 // the decision of the client's approver ([WithApprover]), and with no
 // approver it never runs: the call pauses (see [Paused]). The method tag
 // approval:"true" does the same.
-func WithApproval(required bool) ToolOption {
+func WithNeedsApproval(required bool) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.approval = required })
 }
 

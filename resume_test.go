@@ -286,7 +286,7 @@ func TestResumeKeepsTheCallsDoneBeforeThePause(t *testing.T) {
 		t.Parallel()
 		charge := toolcall.MustFunc("charge", "Charges a card", func(context.Context, struct{}) (string, error) {
 			return "", fmt.Errorf("card processor gone: %w", toolcall.ErrFatal)
-		}, toolcall.WithApproval(true))
+		}, toolcall.WithNeedsApproval(true))
 		note := toolcall.MustFunc("note", "Takes a note", func(context.Context, struct{}) (string, error) { return "noted", nil })
 		model := tt.NewModel(tt.ToolCalls(tt.Call("c1", "charge", `{}`), tt.Call("n1", "note", `{}`)))
 		client := toolcall.NewClient(model, toolcall.WithTools(charge, note))
@@ -306,7 +306,7 @@ func TestResumeKeepsTheCallsDoneBeforeThePause(t *testing.T) {
 		t.Parallel()
 		lookup := toolcall.MustFunc("lookup", "Looks up", func(context.Context, struct{}) (string, error) { return "found", nil }, toolcall.WithReturnDirect(true))
 		book := toolcall.MustFunc("book", "Books", func(context.Context, struct{}) (string, error) { return "booked", nil },
-			toolcall.WithReturnDirect(true), toolcall.WithApproval(true))
+			toolcall.WithReturnDirect(true), toolcall.WithNeedsApproval(true))
 		model := tt.NewModel(tt.ToolCalls(tt.Call("l1", "lookup", `{}`), tt.Call("b1", "book", `{}`)))
 		client := toolcall.NewClient(model, toolcall.WithTools(lookup, book))
 		_, err := client.Prompt("go").Call(context.Background())

@@ -28,15 +28,20 @@ import (
 // that passed. The tools this package builds also check when their Call is
 // used directly, so a wrapper that calls one is safe too; there, null for an
 // optional parameter counts as absent, as in the strict variant.
-//
-// The tools [NewFunc], [NewMethod] and [ToolsFrom] build also have a method
-// OutputSchema() json.RawMessage: the JSON Schema of the result text when
-// the result is a struct turned into JSON by the default conversion, nil
-// otherwise. An MCP server announces it (package mcptool).
 type Tool interface {
 	Definition() chat.ToolDefinition
 	Metadata() Metadata
 	Call(ctx context.Context, arguments json.RawMessage) (string, error)
+}
+
+// An OutputSchemaTool is a [Tool] that states the JSON Schema of its
+// result text, as an MCP server announces it (package mcptool). The tools
+// [NewFunc], [NewMethod] and [ToolsFrom] build are OutputSchemaTools: the
+// schema is that of the result when it is a struct turned into JSON by the
+// default conversion, and nil otherwise.
+type OutputSchemaTool interface {
+	Tool
+	OutputSchema() json.RawMessage
 }
 
 // Metadata is what only the library sees of a tool.
@@ -48,7 +53,7 @@ type Metadata struct {
 	// client's or manager's [Limits].ToolTimeout.
 	Timeout time.Duration
 	// NeedsApproval makes each call wait for a decision (see
-	// [WithApproval]). A tool that wraps another must keep it: return the
+	// [WithNeedsApproval]). A tool that wraps another must keep it: return the
 	// inner tool's Metadata.
 	NeedsApproval bool
 
@@ -178,3 +183,8 @@ func checkName(name string) error {
 	}
 	return nil
 }
+
+var (
+	_ OutputSchemaTool = (*funcTool[struct{}, struct{}])(nil)
+	_ OutputSchemaTool = (*reflectTool)(nil)
+)

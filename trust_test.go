@@ -88,7 +88,7 @@ func TestSessionStateCannotOverrideCallerValues(t *testing.T) {
 		t.Parallel()
 		var seen []string
 		tools := stateTools(&seen)
-		gate := toolcall.MustFunc("gate", "Waits", func(context.Context, struct{}) (string, error) { return "open", nil }, toolcall.WithApproval(true))
+		gate := toolcall.MustFunc("gate", "Waits", func(context.Context, struct{}) (string, error) { return "open", nil }, toolcall.WithNeedsApproval(true))
 		model := tt.NewModel(
 			tt.ToolCalls(tt.Call("s1", "setpref", `{"key":"tenant","value":"globex"}`), tt.Call("g1", "gate", `{}`)),
 			tt.ToolCalls(tt.Call("w1", "whoami", `{}`)),

@@ -306,7 +306,7 @@ func TestServedStructuredContent(t *testing.T) {
 func TestServedApprovalIsKept(t *testing.T) {
 	t.Parallel()
 	var runs int
-	pay := toolcall.MustFunc("pay", "Pays", func(context.Context, struct{}) (string, error) { runs++; return "paid", nil }, toolcall.WithApproval(true))
+	pay := toolcall.MustFunc("pay", "Pays", func(context.Context, struct{}) (string, error) { runs++; return "paid", nil }, toolcall.WithNeedsApproval(true))
 	s, err := mcptool.NewServer(&mcp.Implementation{Name: "bank"}, []toolcall.Tool{pay}, nil)
 	require.NoError(t, err)
 	res, err := sdkClient(t, s).CallTool(context.Background(), &mcp.CallToolParams{Name: "pay", Arguments: map[string]any{}})

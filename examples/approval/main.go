@@ -2,7 +2,7 @@
 // run.
 //
 // Part 1: the transfer tool is tagged approval:"true" (a func tool takes
-// toolcall.WithApproval(true)), and the client has no approver, so its
+// toolcall.WithNeedsApproval(true)), and the client has no approver, so its
 // calls never run on their own. The model asks for the balance and three
 // transfers in one reply: the balance runs, the transfers wait, and the
 // Call ends with a *toolcall.Paused, an error that is also the state to
