@@ -40,7 +40,7 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 	switch {
 	case resp.StatusCode == http.StatusBadRequest && noToolSupport(msg):
 		pe.Err = chat.ErrToolsNotSupported
-	case resp.StatusCode == http.StatusNotFound && !strings.Contains(strings.ToLower(msg), "model"):
+	case resp.StatusCode == http.StatusNotFound && !httpline.NamesModel(msg):
 		// Servers say in JSON that a model is missing; any other 404 (a
 		// web server's page, {"detail":"Not Found"}) is a wrong URL.
 		pe.Err = chat.ErrBadRequest
@@ -126,7 +126,7 @@ func (m *Model) badResponse(model string, status int, msg string) error {
 // off, are malformed responses; the read error stays in the chain. A
 // cancelled or expired ctx is reported as ctx.Err().
 func (m *Model) readError(ctx context.Context, model string, status int, what string, err error) error {
-	var tl *tooLargeError
+	var tl *httpline.TooLargeError
 	switch {
 	case ctx.Err() != nil:
 		return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: ctx.Err()}

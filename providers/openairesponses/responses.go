@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -21,10 +19,6 @@ import (
 // DefaultBaseURL is OpenAI's API, used when neither Config.BaseURL nor
 // OPENAI_BASE_URL is set.
 const DefaultBaseURL = "https://api.openai.com/v1"
-
-// DefaultMaxResponseBytes bounds a reply when Config.MaxResponseBytes is
-// 0: 32 MiB, far above any real reply.
-const DefaultMaxResponseBytes = 32 << 20
 
 // Config configures a [Model]. Every field is optional; the zero value talks
 // to OpenAI with the key in $OPENAI_API_KEY and requires Request.Model on
@@ -60,7 +54,7 @@ type Config struct {
 	// streamed, and the text, reasoning, reasoning items and tool-call
 	// arguments a stream assembles. A larger reply ends the call with an
 	// error that wraps [chat.ErrBadResponse] and names the limit. 0 means
-	// [DefaultMaxResponseBytes]; a negative value, such as
+	// 32 MiB; a negative value, such as
 	// [toolcall.NoLimit], removes the limit. Each line of a stream is
 	// bounded to 16 MiB whatever this limit.
 	MaxResponseBytes int
@@ -123,7 +117,7 @@ func New(cfg Config) *Model {
 		key:      key,
 		client:   client,
 		retry:    retry.Policy{MaxRetries: cfg.MaxRetries},
-		limit:    responseLimit(cfg.MaxResponseBytes),
+		limit:    httpline.ResponseLimit(cfg.MaxResponseBytes),
 	}
 	if key != "" {
 		m.auth = "Bearer " + key
@@ -165,7 +159,7 @@ func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*ch
 
 // readReply reads and converts a reply that is not streamed.
 func (m *Model) readReply(ctx context.Context, resp *http.Response, model string) (*chat.Response, error) {
-	data, err := readBody(resp, m.limit)
+	data, err := httpline.ReadBody(resp, m.limit)
 	if err != nil {
 		return nil, m.readError(ctx, model, resp.StatusCode, "response body", err)
 	}
@@ -253,56 +247,4 @@ func (m *Model) send(ctx context.Context, body []byte, model string, stream bool
 		return nil, withRequestID(m.statusError(resp, model), resp)
 	}
 	return resp, nil
-}
-
-// responseLimit returns the bound a Config.MaxResponseBytes of n stands
-// for: DefaultMaxResponseBytes for 0, none (-1) for a negative n.
-func responseLimit(n int) int64 {
-	switch {
-	case n < 0:
-		return -1
-	case n == 0:
-		return DefaultMaxResponseBytes
-	}
-	return int64(n)
-}
-
-// A tooLargeError is a reply beyond the response limit.
-type tooLargeError struct {
-	what  string // "response body", "streamed reply"
-	limit int64
-}
-
-func (e *tooLargeError) Error() string {
-	return e.what + " is larger than the " + limitSize(e.limit) + " limit (Config.MaxResponseBytes)"
-}
-
-// limitSize writes a limit as people read it: "32 MiB", "64 KiB" or
-// "100000-byte".
-func limitSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return strconv.FormatInt(n>>10, 10) + " KiB"
-	}
-	return strconv.FormatInt(n, 10) + "-byte"
-}
-
-// readBody reads a response body whole, up to limit bytes (none when
-// negative); a longer body is a *tooLargeError, found without reading
-// more than limit+1 bytes, or none when Content-Length says so.
-func readBody(resp *http.Response, limit int64) ([]byte, error) {
-	if limit < 0 {
-		return io.ReadAll(resp.Body)
-	}
-	tooLarge := &tooLargeError{what: "response body", limit: limit}
-	if resp.ContentLength > limit {
-		return nil, tooLarge
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-	if int64(len(data)) > limit {
-		return nil, tooLarge
-	}
-	return data, err
 }

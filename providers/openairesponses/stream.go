@@ -1,7 +1,6 @@
 package openairesponses
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -60,7 +59,7 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 		return reply, withRequestID(err, resp)
 	}
 	s := streamReader{m: m, model: model, status: resp.StatusCode, yield: yield}
-	reply, err := s.read(ctx, bufio.NewReaderSize(resp.Body, 128<<10))
+	reply, err := s.read(ctx, httpline.NewLineReader(resp.Body))
 	return reply, withRequestID(err, resp)
 }
 
@@ -78,10 +77,10 @@ type streamReader struct {
 	texts map[string]bool
 }
 
-func (s *streamReader) read(ctx context.Context, br *bufio.Reader) (*chat.Response, error) {
+func (s *streamReader) read(ctx context.Context, lines *httpline.LineReader) (*chat.Response, error) {
 	eventName := "" // the event being read, from its "event:" line
 	for {
-		line, readErr := httpline.Read(br)
+		line, readErr := lines.Next()
 		if readErr != nil && readErr != io.EOF {
 			if errors.Is(readErr, httpline.ErrTooLong) {
 				return nil, s.m.badResponse(s.model, s.status, "stream line longer than 16 MiB")
@@ -319,7 +318,7 @@ func (s *streamReader) complete(i int, id, name string, args []byte) bool {
 // the response limit (or when it is beyond already, for n = 0).
 func (s *streamReader) room(n int) error {
 	if l := s.m.limit; l >= 0 && s.a.size()+int64(n) > l {
-		return s.m.badResponse(s.model, s.status, (&tooLargeError{what: "streamed reply", limit: l}).Error())
+		return s.m.badResponse(s.model, s.status, (&httpline.TooLargeError{What: "streamed reply", Limit: l}).Error())
 	}
 	return nil
 }
