@@ -81,6 +81,8 @@ type Model struct {
 	fn       func(req *chat.Request) (*chat.Response, error)
 	requests []*chat.Request
 	bodies   [][]byte
+	received int // requests received, kept or not
+	max      int // the most requests kept: 0 for every one, -1 for none
 }
 
 // NewModel returns a Model that answers with replies, in order.
@@ -92,15 +94,49 @@ func NewFuncModel(fn func(req *chat.Request) (*chat.Response, error)) *Model {
 	return &Model{fn: fn}
 }
 
+// KeepRequests bounds what m records to its last n requests, for long or
+// heavily concurrent runs, and returns m: [Model.Requests] and
+// [Model.RequestBodies] then hold at most n. A negative n keeps every
+// request, as a new Model does; 0 keeps none. Call it before m is used.
+func (m *Model) KeepRequests(n int) *Model {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case n < 0:
+		m.max = 0
+	case n == 0:
+		m.max = -1
+	default:
+		m.max = n
+	}
+	return m
+}
+
 // Chat records req and returns the next scripted reply.
 func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// Copied and rendered outside the lock, which concurrent calls share.
 	m.mu.Lock()
-	n := len(m.requests)
-	m.requests = append(m.requests, clone(req))
-	m.bodies = append(m.bodies, WireJSON(req))
+	bound := m.max
+	m.mu.Unlock()
+	var kept *chat.Request
+	var body []byte
+	if bound >= 0 {
+		kept, body = clone(req), WireJSON(req)
+	}
+	m.mu.Lock()
+	n := m.received
+	m.received++
+	if bound >= 0 {
+		m.requests = append(m.requests, kept)
+		m.bodies = append(m.bodies, body)
+		if bound > 0 && len(m.requests) > bound {
+			m.requests = slices.Delete(m.requests, 0, len(m.requests)-bound)
+			m.bodies = slices.Delete(m.bodies, 0, len(m.bodies)-bound)
+		}
+	}
 	var r Reply
 	switch {
 	case m.fn != nil:

@@ -297,3 +297,42 @@ func TestReasoningAndProviderDataInRequests(t *testing.T) {
 		`{"id":"c1","type":"function","function":{"name":"now","arguments":"{}"},"extra_content":`+signature+`}]}`)
 	assert.NotContains(t, body, "opaque", "Message.ProviderData has no OpenAI field")
 }
+
+func TestKeepRequests(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ask := func(m *toolcalltest.Model, n int) {
+		for i := range n {
+			if _, err := m.Chat(ctx, &chat.Request{Messages: []chat.Message{chat.UserMessage(fmt.Sprint("q", i))}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	answer := func(*chat.Request) (*chat.Response, error) { return &chat.Response{Message: chat.AssistantMessage("a")}, nil }
+
+	last := toolcalltest.NewFuncModel(answer).KeepRequests(2)
+	ask(last, 5)
+	reqs := last.Requests()
+	if len(reqs) != 2 || reqs[0].Messages[0].Content != "q3" || reqs[1].Messages[0].Content != "q4" {
+		t.Fatalf("KeepRequests(2) kept %v", reqs)
+	}
+	if b := last.RequestBodies(); len(b) != 2 || !strings.Contains(string(b[1]), "q4") {
+		t.Fatalf("bodies: %q", b)
+	}
+	none := toolcalltest.NewFuncModel(answer).KeepRequests(0)
+	ask(none, 3)
+	if len(none.Requests()) != 0 || len(none.RequestBodies()) != 0 {
+		t.Fatal("KeepRequests(0) kept requests")
+	}
+	all := toolcalltest.NewFuncModel(answer)
+	ask(all, 3)
+	if len(all.Requests()) != 3 {
+		t.Fatal("a new Model keeps every request")
+	}
+	// The number in a too-long script's error counts every request.
+	short := toolcalltest.NewModel(toolcalltest.Text("a")).KeepRequests(0)
+	ask(short, 1)
+	if _, err := short.Chat(ctx, &chat.Request{}); err == nil || !strings.Contains(err.Error(), "request 2") {
+		t.Fatalf("got %v", err)
+	}
+}
