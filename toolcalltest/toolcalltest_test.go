@@ -308,7 +308,9 @@ func TestKeepRequests(t *testing.T) {
 			}
 		}
 	}
-	answer := func(*chat.Request) (*chat.Response, error) { return &chat.Response{Message: chat.AssistantMessage("a")}, nil }
+	answer := func(*chat.Request) (*chat.Response, error) {
+		return &chat.Response{Message: chat.AssistantMessage("a")}, nil
+	}
 
 	last := toolcalltest.NewFuncModel(answer).KeepRequests(2)
 	ask(last, 5)
