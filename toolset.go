@@ -1,0 +1,141 @@
+package toolcall
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/check"
+)
+
+// Definitions returns the definitions of tools, for a [chat.Request]. The same
+// tool given twice (say, directly and by name) is defined once; two
+// different tools with one name are an error naming both, with
+// [ErrInvalidTool]. A tool whose input schema the checks refuse is a
+// [*DefinitionError] naming the tool, the parameter path and the keyword.
+// With [WithStrictTools] each tool not already strict is given in its strict
+// variant, whatever its schema's origin.
+func (m *Manager) Definitions(tools []Tool) ([]chat.ToolDefinition, error) {
+	return definitions(m.cfg.strict, tools)
+}
+
+func definitions(strict bool, tools []Tool) ([]chat.ToolDefinition, error) {
+	set := newToolSet(strict, tools)
+	if set.err != nil {
+		return nil, set.err
+	}
+	return set.defs, nil
+}
+
+// indexFrom is the size from which a tool set finds names with a map; a
+// smaller one compares the names in turn, which costs less.
+const indexFrom = 9
+
+// A toolSet is the tools offered in a request, prepared once for every
+// request and call that offers them: their definitions, built and checked,
+// and an index by name for the calls. A set is not modified once built, so
+// requests and calls share it, also concurrently.
+type toolSet struct {
+	tools []Tool // as offered, the same tool perhaps more than once
+	// prepared reports that the set was made by newToolSet, which builds
+	// defs, first and index; Execute's sets have only tools.
+	prepared bool
+	defs     []chat.ToolDefinition // one per name, in order, for the request
+	first    []Tool                // first[i] is the tool defs[i] defines
+	// ins[i] is first[i]'s compiled input schema: a tool of a program's
+	// own type is compiled once per set, which requests and calls share.
+	ins   []*check.Input
+	index map[string]int // name -> index in defs, for large sets
+	err   error          // what definitions reports: the request fails
+}
+
+// newToolSet prepares tools for requests: the definitions as [definitions]
+// documents them (the same tool given twice is defined once, two tools
+// with one name are an error naming both, a schema the checks refuse is an
+// error), with the strict variants when strict.
+func newToolSet(strict bool, tools []Tool) *toolSet {
+	s := &toolSet{tools: tools, prepared: true}
+	defs := make([]chat.ToolDefinition, 0, len(tools))
+	first := make([]Tool, 0, len(tools))
+	ins := make([]*check.Input, 0, len(tools))
+	var index map[string]int
+	if len(tools) >= indexFrom {
+		index = make(map[string]int, len(tools))
+	}
+	for i, t := range tools {
+		if t == nil {
+			s.err = fmt.Errorf("%w: tool %d is nil", ErrInvalidTool, i)
+			return s
+		}
+		d := t.Definition()
+		j, dup := -1, false
+		if index != nil {
+			j, dup = index[d.Name]
+		} else if j = slices.IndexFunc(defs, func(prev chat.ToolDefinition) bool { return prev.Name == d.Name }); j >= 0 {
+			dup = true
+		}
+		if dup {
+			if sameTool(first[j], t) {
+				continue
+			}
+			s.err = &DefinitionError{Method: d.Name,
+				Err: fmt.Errorf("%w: %q is given by %s and %s", errDuplicateTool, d.Name, toolSource(first[j]), toolSource(t))}
+			return s
+		}
+		in, err := inputOf(t, d)
+		if err != nil {
+			s.err = err
+			return s
+		}
+		if strict && !d.Strict {
+			d.InputSchema, d.Strict = in.Strict().Schema, true
+		}
+		if index != nil {
+			index[d.Name] = len(defs)
+		}
+		defs = append(defs, d)
+		first = append(first, t)
+		ins = append(ins, in)
+	}
+	s.defs, s.first, s.ins, s.index = defs, first, ins, index
+	return s
+}
+
+// sameTools reports whether a and b hold the same tool values, in order
+// (see [sameTool]).
+func sameTools(a, b []Tool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameTool(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// toolSource names where a tool comes from, for error messages: the type
+// and method of a method tool (e.g. "*shop.Tools.Lookup"), "func tool" and
+// the func's type for a [NewFunc] tool, "NewTool" for a [NewTool] tool, and
+// the dynamic type of any other [Tool].
+func toolSource(t Tool) string {
+	switch t := t.(type) {
+	case *reflectTool:
+		return t.source
+	case interface{ funcType() reflect.Type }:
+		return fmt.Sprintf("func tool (%s)", t.funcType())
+	case *rawTool:
+		return "NewTool"
+	}
+	return fmt.Sprintf("%T", t)
+}
+
+// sameTool reports whether a and b are the same tool value. Only pointers
+// are compared: == on other dynamic types may panic.
+func sameTool(a, b Tool) bool {
+	t := reflect.TypeOf(a)
+	return t != nil && t.Kind() == reflect.Pointer && t == reflect.TypeOf(b) && a == b
+}
