@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -99,10 +98,6 @@ const (
 	NoRetries = -1
 )
 
-// defaultMaxResponseBytes is the limit of a reply when
-// Config.MaxResponseBytes is 0.
-const defaultMaxResponseBytes = 32 << 20
-
 // A Model is a chat model behind Anthropic's Messages API. It implements
 // [chat.Model] and [chat.StreamingModel].
 //
@@ -157,13 +152,6 @@ func New(cfg Config) *Model {
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	limit := int64(cfg.MaxResponseBytes)
-	switch {
-	case limit < 0:
-		limit = -1
-	case limit == 0:
-		limit = defaultMaxResponseBytes
-	}
 	return &Model{
 		endpoint:  base + "/v1/messages",
 		base:      base,
@@ -176,7 +164,7 @@ func New(cfg Config) *Model {
 		caching:   cfg.PromptCaching,
 		client:    client,
 		retry:     retry.Policy{MaxRetries: cfg.MaxRetries},
-		limit:     limit,
+		limit:     httpline.ResponseLimit(cfg.MaxResponseBytes),
 	}
 }
 
@@ -209,7 +197,7 @@ func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*ch
 	}
 	defer resp.Body.Close()
 	reqID := requestID(resp.Header)
-	data, err := m.readBody(resp)
+	data, err := httpline.ReadBody(resp, m.limit)
 	if err != nil {
 		return nil, withRequestID(m.readError(ctx, model, resp.StatusCode, err), reqID)
 	}
@@ -231,21 +219,6 @@ func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*ch
 	}
 	out, err := a.response(m, model, resp.StatusCode)
 	return out, withRequestID(err, reqID)
-}
-
-// readBody reads a reply's body whole, up to the response limit.
-func (m *Model) readBody(resp *http.Response) ([]byte, error) {
-	if m.limit < 0 {
-		return io.ReadAll(resp.Body)
-	}
-	if resp.ContentLength > m.limit {
-		return nil, &tooLargeError{what: "response body", limit: m.limit}
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, m.limit+1))
-	if int64(len(data)) > m.limit {
-		return nil, &tooLargeError{what: "response body", limit: m.limit}
-	}
-	return data, err
 }
 
 // post sends body, again when the server or the connection failed in a
@@ -297,7 +270,7 @@ func (m *Model) send(ctx context.Context, body []byte, model string, stream bool
 // readError reports a failure to read a reply's body: too large, cut
 // short, or the context ended.
 func (m *Model) readError(ctx context.Context, model string, status int, err error) error {
-	var tl *tooLargeError
+	var tl *httpline.TooLargeError
 	switch {
 	case errors.As(err, &tl):
 		return m.badResponse(model, status, tl.Error())

@@ -188,28 +188,6 @@ func (m *Model) transportError(ctx context.Context, model string, status int, er
 	return pe
 }
 
-// A tooLargeError reports a reply larger than the response limit.
-type tooLargeError struct {
-	what  string // "response body", "streamed reply"
-	limit int64
-}
-
-func (e *tooLargeError) Error() string {
-	return e.what + " is larger than the " + limitSize(e.limit) + " limit (Config.MaxResponseBytes)"
-}
-
-// limitSize writes a limit of n bytes as people read it: "32 MiB" for a
-// whole number of MiB or KiB, "100000-byte" otherwise.
-func limitSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return strconv.FormatInt(n>>10, 10) + " KiB"
-	}
-	return strconv.FormatInt(n, 10) + "-byte"
-}
-
 // minSecretLen is the shortest key that is redacted. Shorter values are
 // placeholders such as "ollama" that local servers accept, and replacing
 // them would garble ordinary words in messages.

@@ -84,8 +84,10 @@ type replyBlock struct {
 	// raw is the block as the server sent it in a reply; nil for a
 	// streamed block, which is written from its parts.
 	raw json.RawMessage
-	// text, thinking and args collect a streamed block's deltas.
-	text, thinking strings.Builder
+	// text, thinking and args collect a streamed block's deltas. The
+	// pieces of text are joined once, at the end: a builder would copy
+	// them again each time it grows.
+	text, thinking []string
 	args           []byte
 	hasArgs        bool // an input_json_delta arrived: args replace Input
 	call           int  // a tool_use block's position among the calls
@@ -143,7 +145,7 @@ func (a *assembler) append(b *replyBlock) {
 // response builds the reply; status is for errors.
 func (a *assembler) response(m *Model, model string, status int) (*chat.Response, error) {
 	msg := chat.Message{Role: chat.RoleAssistant}
-	var text, reasoning strings.Builder
+	var texts, thoughts []string
 	keep := false // a block other than text and tool_use: keep them all
 	if a.calls > 0 {
 		msg.ToolCalls = make([]chat.ToolCall, 0, a.calls)
@@ -152,25 +154,25 @@ func (a *assembler) response(m *Model, model string, status int) (*chat.Response
 		switch b.Type {
 		case "text":
 			if b.raw == nil {
-				b.Text += b.text.String()
+				b.Text = strings.Join(b.text, "")
 			}
-			text.WriteString(b.Text)
+			texts = append(texts, b.Text)
 		case "tool_use":
 			msg.ToolCalls = append(msg.ToolCalls, chat.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.input()})
 		case "thinking":
 			if b.raw == nil {
-				b.Thinking += b.thinking.String()
+				b.Thinking = strings.Join(b.thinking, "")
 			}
-			if reasoning.Len() > 0 && b.Thinking != "" {
-				reasoning.WriteString("\n\n")
+			if b.Thinking != "" {
+				thoughts = append(thoughts, b.Thinking)
 			}
-			reasoning.WriteString(b.Thinking)
 			keep = true
 		default:
 			keep = true
 		}
 	}
-	msg.Content, msg.Reasoning = text.String(), reasoning.String()
+	// One text, as most replies have, is not copied again.
+	msg.Content, msg.Reasoning = strings.Join(texts, ""), strings.Join(thoughts, "\n\n")
 	uniqueIDs(msg.ToolCalls)
 	if keep {
 		pd, err := a.providerData(msg.ToolCalls)

@@ -48,7 +48,7 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	defer resp.Body.Close()
 	reqID := requestID(resp.Header)
 	s := streamState{m: m, model: model, status: resp.StatusCode, yield: yield}
-	out, err := s.read(ctx, bufio.NewReaderSize(resp.Body, 64<<10))
+	out, err := s.read(ctx, bufio.NewReaderSize(resp.Body, 128<<10))
 	return out, withRequestID(err, reqID)
 }
 
@@ -191,9 +191,12 @@ func (s *streamState) start(ev *streamEvent) error {
 		b.Text = ""
 		return s.text(b, t)
 	case "thinking":
-		b.thinking.WriteString(b.Thinking)
+		t := b.Thinking
 		b.Thinking = ""
-		return s.grow(len(b.thinking.String()))
+		if err := s.grow(len(t)); err != nil {
+			return err
+		}
+		b.thinking = append(b.thinking, t)
 	case "tool_use":
 		d := chat.ToolCallDelta{Index: b.call, ID: b.ID, Name: b.Name}
 		if !s.yield(chat.Delta{ToolCall: &d}) {
@@ -245,20 +248,24 @@ func (s *streamState) delta(ev *streamEvent) error {
 	case "text_delta":
 		return s.text(b, d.Text)
 	case "input_json_delta":
-		b.hasArgs = true
-		b.args = append(b.args, d.PartialJSON...)
 		if err := s.grow(len(d.PartialJSON)); err != nil {
 			return err
 		}
+		b.hasArgs = true
+		b.args = append(b.args, d.PartialJSON...)
 		if d.PartialJSON != "" && !s.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: b.call, Arguments: d.PartialJSON}}) {
 			return errStopped
 		}
 	case "thinking_delta":
-		b.thinking.WriteString(d.Thinking)
-		return s.grow(len(d.Thinking))
+		if err := s.grow(len(d.Thinking)); err != nil {
+			return err
+		}
+		b.thinking = append(b.thinking, d.Thinking)
 	case "signature_delta":
+		if err := s.grow(len(d.Signature)); err != nil {
+			return err
+		}
 		b.Signature += d.Signature
-		return s.grow(len(d.Signature))
 	}
 	return nil
 }
@@ -292,21 +299,22 @@ func (s *streamState) text(b *replyBlock, t string) error {
 	if t == "" {
 		return nil
 	}
-	b.text.WriteString(t)
 	if err := s.grow(len(t)); err != nil {
 		return err
 	}
+	b.text = append(b.text, t)
 	if !s.yield(chat.Delta{Content: t}) {
 		return errStopped
 	}
 	return nil
 }
 
-// grow counts n more bytes of the reply against the response limit.
+// grow counts n more bytes of the reply against the response limit,
+// before they are kept.
 func (s *streamState) grow(n int) error {
 	s.size += int64(n)
 	if s.m.limit >= 0 && s.size > s.m.limit {
-		return s.m.badResponse(s.model, s.status, (&tooLargeError{what: "streamed reply", limit: s.m.limit}).Error())
+		return s.m.badResponse(s.model, s.status, (&httpline.TooLargeError{What: "streamed reply", Limit: s.m.limit}).Error())
 	}
 	return nil
 }
