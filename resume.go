@@ -1,18 +1,11 @@
 package toolcall
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"maps"
-	"math/big"
-	"reflect"
-	"runtime"
 	"slices"
-	"sync"
-	"weak"
 
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/check"
@@ -83,21 +76,6 @@ func (c *config) openPaused(p *Paused) error {
 	return nil
 }
 
-// resumed holds the Paused values resumed in this process, by address;
-// an entry goes when its value is collected.
-var resumed sync.Map // weak.Pointer[Paused] -> struct{}
-
-// claimInProcess marks p as resumed, and reports false when it already
-// was; undo takes the mark back.
-func claimInProcess(p *Paused) (undo func(), ok bool) {
-	wp := weak.Make(p)
-	if _, loaded := resumed.LoadOrStore(wp, struct{}{}); loaded {
-		return nil, false
-	}
-	runtime.AddCleanup(p, func(wp weak.Pointer[Paused]) { resumed.Delete(wp) }, wp)
-	return func() { resumed.Delete(wp) }, true
-}
-
 // checkPaused checks that p holds together and returns the reply it
 // pauses: each waiting call is a call of that reply, with the same id,
 // name and arguments (as JSON values), each done call one with the same
@@ -138,7 +116,7 @@ func checkPaused(p *Paused) (chat.Message, error) {
 		if err != nil {
 			return reply, err
 		}
-		if !sameJSON(rc.Arguments, pc.Arguments) {
+		if !seal.SameJSON(check.Normalize(rc.Arguments), check.Normalize(pc.Arguments)) {
 			return reply, invalid("waiting call %q has other arguments than the reply's call", pc.ID)
 		}
 	}
@@ -183,61 +161,6 @@ func checkDecisions(p *Paused, set *toolSet, decisions map[string]Decision) erro
 	return nil
 }
 
-// sameJSON reports whether a and b are the same JSON value: numbers
-// compared exactly, object keys in any order.
-func sameJSON(a, b json.RawMessage) bool {
-	va, okA := decodeExact(check.Normalize(a))
-	vb, okB := decodeExact(check.Normalize(b))
-	return okA && okB && equalJSON(va, vb)
-}
-
-func decodeExact(b []byte) (any, bool) {
-	var v any
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	if err := d.Decode(&v); err != nil {
-		return nil, false
-	}
-	return v, true
-}
-
-func equalJSON(a, b any) bool {
-	switch a := a.(type) {
-	case json.Number:
-		b, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		x, okX := new(big.Rat).SetString(string(a))
-		y, okY := new(big.Rat).SetString(string(b))
-		return okX && okY && x.Cmp(y) == 0
-	case map[string]any:
-		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for k, va := range a {
-			vb, ok := b[k]
-			if !ok || !equalJSON(va, vb) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !equalJSON(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(a, b)
-}
-
 // resume finishes the round a call paused in, once p and the decisions
 // passed the checks: the done calls keep their records, each waiting call
 // gets its decision (none keeps it waiting), and the round ends as any
@@ -253,7 +176,7 @@ func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paus
 	if err := checkDecisions(p, set, decisions); err != nil {
 		return nil, err
 	}
-	undo, ok := claimInProcess(p)
+	undo, ok := seal.Once(p)
 	if !ok {
 		return nil, fmt.Errorf("%w: this *Paused value was resumed before", ErrAlreadyResumed)
 	}
