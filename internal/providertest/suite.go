@@ -115,7 +115,7 @@ func send(ctx context.Context, m chat.StreamingModel, stream bool) (*chat.Respon
 
 // Run runs the tests every provider passes: its retries, its default
 // client's connection reuse, its empty answers, replies cut short, 404
-// pages and the response limit. The limit's test measures the process's
+// pages, the request id in errors and the response limit. The limit's test measures the process's
 // allocations, so the test that calls Run must not be parallel.
 func Run(t *testing.T, p Provider) {
 	t.Run("Retries", p.retries)
@@ -123,6 +123,7 @@ func Run(t *testing.T, p Provider) {
 	t.Run("EmptyAnswer", p.emptyAnswer)
 	t.Run("CutBody", p.cutBody)
 	t.Run("NotFoundPage", p.notFoundPage)
+	t.Run("RequestID", p.requestID)
 	t.Run("ResponseLimit", p.responseLimit)
 }
 
@@ -527,6 +528,40 @@ func (p Provider) notFoundPage(t *testing.T) {
 				assert.NotErrorIs(t, err, chat.ErrModelNotFound)
 				assert.NotContains(t, err.Error(), "Not Found<")
 				assert.NotContains(t, err.Error(), "page not found")
+			})
+		}
+	}
+}
+
+// requestID: the id a server gives a request, in a request-id or an
+// x-request-id header, is in the error of a failed status and in the error
+// of a malformed reply.
+func (p Provider) requestID(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, header string
+		status       int
+		wantErr      error
+	}{
+		{name: "status", header: "X-Request-Id", status: 400, wantErr: chat.ErrBadRequest},
+		{name: "malformed", header: "Request-Id", status: 200, wantErr: chat.ErrBadResponse},
+	} {
+		for _, mode := range modes {
+			t.Run(tc.name+"/"+mode.name, func(t *testing.T) {
+				t.Parallel()
+				srv := NewFlaky(t, 0, nil, func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set(tc.header, "req_7")
+					if tc.status != 200 {
+						Status(tc.status)(w, r)
+						return
+					}
+					Reply(p.StreamType, "this is not JSON\n")(w, r)
+				})
+				m, _ := p.model(srv, 0)
+				_, _, err := send(context.Background(), m, mode.stream)
+				pe := CheckAttempts(t, err, tc.status, 1)
+				assert.ErrorIs(t, err, tc.wantErr)
+				assert.Equal(t, "req_7", pe.RequestID)
 			})
 		}
 	}

@@ -1,6 +1,6 @@
 // Package retry sends a request to a model server again when it failed in a
-// way that may pass: both providers use it, so they retry the same failures
-// with the same waits.
+// way that may pass: every provider uses it, through httpline.Endpoint, so
+// they retry the same failures with the same waits.
 //
 // # What is retried
 //
@@ -16,9 +16,10 @@
 //
 // # Where the retry sits
 //
-// A provider retries its send step: building the HTTP request, sending it
-// with the configured http.Client and, for a status other than 2xx, reading
-// the error body into a *chat.ProviderError. The step ends with a 2xx
+// A provider retries its send step, which httpline.Endpoint runs for all
+// of them: building the HTTP request, sending it with the configured
+// http.Client and, for a status other than 2xx, reading the error body
+// into a *chat.ProviderError. The step ends with a 2xx
 // response whose body nothing has read yet, so no byte of an answer, and
 // no streamed delta, has reached the caller when the decision to retry is
 // made; once the step succeeded, nothing is retried, whatever happens to

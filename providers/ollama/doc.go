@@ -82,8 +82,10 @@
 // inside a stream is an error too. A body that is not the JSON expected, a
 // body or stream cut off (the read error, such as io.ErrUnexpectedEOF,
 // stays in the chain) and a reply larger than the response limit wrap
-// [chat.ErrBadResponse]. A cancelled context ends a call promptly, and
-// the error wraps ctx.Err().
+// [chat.ErrBadResponse]. A BaseURL that cannot be used wraps
+// [chat.ErrBadRequest], and no request is sent. RequestID is the
+// request-id or x-request-id header a proxy may add. A cancelled context
+// ends a call promptly, and the error wraps ctx.Err().
 //
 // Each error and each reply says how many requests the call made, retries
 // included: [chat.ProviderError].Attempts and [chat.Response].Attempts,
@@ -117,7 +119,8 @@
 // model without tools) are not retried, nor is a timeout after the request
 // went out, a certificate error or an unknown host. The wait before retry n
 // is 0.5 s·2^(n-1), at most 8 s, less a random jitter of up to a quarter;
-// a server's Retry-After (seconds or an HTTP date) replaces it, up to
+// a server's Retry-After (seconds or an HTTP date; retry-after-ms, which
+// a proxy in front of OpenAI's API may send, wins) replaces it, up to
 // 30 s. A wait that would outlast the context's deadline is not begun: the
 // call ends with the server's error at once. Cancelling the context ends a
 // wait at once, with an error that wraps both ctx.Err() and the last

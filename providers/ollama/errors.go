@@ -1,15 +1,11 @@
 package ollama
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -18,30 +14,19 @@ import (
 
 const providerName = "ollama"
 
-// maxErrorBody bounds how much of an error response is read.
-const maxErrorBody = 64 << 10
-
-// statusError turns a non-2xx response into a ProviderError carrying the
-// server's "error" message, never the raw body.
-func (m *Model) statusError(resp *http.Response, model string) error {
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	msg := serverMessage(data)
-	pe := &chat.ProviderError{
-		Provider:   providerName,
-		StatusCode: resp.StatusCode,
-		Model:      model,
-		Message:    msg,
-		RetryAfter: httpline.RetryAfter(resp.Header.Get("Retry-After"), time.Now()),
-		Err:        httpline.StatusError(resp.StatusCode),
-	}
+// parseError reads an error body into pe (see httpline.Endpoint.ParseError):
+// the server's "error" message, and what a 400 or a 404 means.
+func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []byte) {
+	msg := serverMessage(body)
+	pe.Message = msg
 	switch {
 	case resp.StatusCode == http.StatusBadRequest && supportsNoTools(msg):
 		pe.Err = chat.ErrToolsNotSupported
-		if !strings.Contains(msg, model) {
-			pe.Message = fmt.Sprintf("%s: %s", model, msg)
+		if !strings.Contains(msg, pe.Model) {
+			pe.Message = fmt.Sprintf("%s: %s", pe.Model, msg)
 		}
 	case resp.StatusCode == http.StatusNotFound && httpline.NamesModel(msg):
-		pe.Message = fmt.Sprintf("%s; download it with `ollama pull %s`", msg, model)
+		pe.Message = fmt.Sprintf("%s; download it with `ollama pull %s`", msg, pe.Model)
 	case resp.StatusCode == http.StatusNotFound:
 		// Ollama always explains a missing model; a bare 404 is a wrong URL.
 		pe.Err = chat.ErrBadRequest
@@ -49,57 +34,17 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 		if strings.HasSuffix(m.base, "/v1") {
 			pe.Message += " (for Ollama's OpenAI-compatible /v1, use package providers/openai)"
 		}
-	case msg == "":
-		pe.Message = http.StatusText(resp.StatusCode)
 	}
-	if pe.Err == nil { // a 1xx or 3xx that the client did not follow
-		pe.Err = chat.ErrBadResponse
-	}
-	return pe
 }
 
 // inBandError reports an {"error": ...} object received with a 2xx status,
 // as Ollama sends when generation fails mid-stream.
-func inBandError(model string, status int, msg string) error {
+func inBandError(rep *httpline.Reply, msg string) error {
 	err := chat.ErrServer
 	if supportsNoTools(msg) {
 		err = chat.ErrToolsNotSupported
 	}
-	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, Err: err}
-}
-
-func badResponse(model string, status int, msg string) error {
-	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, Err: chat.ErrBadResponse}
-}
-
-// readError reports a failure to read the body of a 2xx response, what
-// ("response body", "stream"): a reply larger than the limit, or one cut
-// off, are malformed responses; the read error stays in the chain. A
-// cancelled or expired ctx is reported as ctx.Err().
-func (m *Model) readError(ctx context.Context, model string, status int, what string, err error) error {
-	var tl *httpline.TooLargeError
-	switch {
-	case ctx.Err() != nil:
-		return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: ctx.Err()}
-	case errors.As(err, &tl):
-		return badResponse(model, status, tl.Error())
-	}
-	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model,
-		Err: fmt.Errorf("%w: %s cut off: %w", chat.ErrBadResponse, what, err)}
-}
-
-// transportError wraps a failure to send or read. A cancelled or expired
-// ctx is reported as ctx.Err(), so errors.Is(err, context.Canceled) holds.
-func (m *Model) transportError(ctx context.Context, model string, status int, err error) error {
-	pe := &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: err}
-	if ctx != nil && ctx.Err() != nil {
-		pe.Err = ctx.Err()
-		return pe
-	}
-	if errors.Is(err, syscall.ECONNREFUSED) {
-		pe.Message = fmt.Sprintf("cannot connect to Ollama at %s; is it running (ollama serve)?", m.base)
-	}
-	return pe
+	return rep.Error(err, msg)
 }
 
 func supportsNoTools(msg string) bool {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"maps"
 	"net"
@@ -84,12 +83,9 @@ const (
 // A Model is safe for concurrent use by multiple goroutines; it holds no
 // per-request state.
 type Model struct {
-	endpoint  string // BaseURL + "/api/chat"
+	ep        httpline.Endpoint // URL is BaseURL + "/api/chat"
 	base      string
 	model     string
-	client    *http.Client
-	retry     retry.Policy
-	limit     int64 // of a reply, in bytes; negative: none
 	keepAlive any
 	think     *bool
 	options   map[string]any
@@ -104,26 +100,28 @@ var (
 // unknown model is reported by the first request.
 func New(cfg Config) *Model {
 	base := resolveBaseURL(cfg.BaseURL, os.Getenv("OLLAMA_HOST"))
-	client := cfg.HTTPClient
-	if client == nil {
-		client = httpline.DefaultClient()
-	}
 	var think *bool
 	if cfg.Think != nil {
 		t := *cfg.Think
 		think = &t
 	}
-	return &Model{
-		endpoint:  base + "/api/chat",
+	m := &Model{
 		base:      base,
 		model:     cfg.Model,
-		client:    client,
-		retry:     retry.Policy{MaxRetries: cfg.MaxRetries},
-		limit:     httpline.ResponseLimit(cfg.MaxResponseBytes),
 		keepAlive: keepAliveValue(cfg.KeepAlive),
 		think:     think,
 		options:   maps.Clone(cfg.Options), // the caller may change its map later
 	}
+	m.ep = httpline.Endpoint{
+		Provider:    providerName,
+		URL:         base + "/api/chat",
+		Client:      cfg.HTTPClient,
+		Retry:       retry.Policy{MaxRetries: cfg.MaxRetries},
+		Limit:       httpline.ResponseLimit(cfg.MaxResponseBytes),
+		ParseError:  m.parseError,
+		Unreachable: "cannot connect to Ollama at " + base + "; is it running (ollama serve)?",
+	}
+	return m
 }
 
 // resolveBaseURL picks the configured address, then $OLLAMA_HOST, then the
@@ -171,34 +169,30 @@ func keepAliveValue(s string) any {
 // documentation. The reply's Attempts, or the error's, is the number of
 // requests sent.
 func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
-	var attempts int
-	resp, err := m.chat(ctx, req, &attempts)
-	return retry.Count(resp, err, attempts)
-}
-
-func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, false)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := m.post(ctx, body, model, false, attempts)
+	return m.ep.Call(ctx, model, "application/json", body, func(rep *httpline.Reply) (*chat.Response, error) {
+		return decode(ctx, rep)
+	})
+}
+
+// decode reads a reply that is not streamed.
+func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
+	data, err := rep.ReadAll(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
-	data, err := httpline.ReadBody(resp, m.limit)
-	if err != nil {
-		return nil, m.readError(ctx, model, resp.StatusCode, "response body", err)
-	}
 	var wr chatResponse
 	if err := json.Unmarshal(data, &wr); err != nil {
-		return nil, badResponse(model, resp.StatusCode, "response is not valid JSON: "+jsonProblem(err))
+		return nil, rep.BadResponse("response is not valid JSON: " + jsonProblem(err))
 	}
 	if wr.Error != "" {
-		return nil, inBandError(model, resp.StatusCode, wr.Error)
+		return nil, inBandError(rep, wr.Error)
 	}
 	if !wr.Done {
-		return nil, badResponse(model, resp.StatusCode, `response has no "done": true`)
+		return nil, rep.BadResponse(`response has no "done": true`)
 	}
 	var a assembler
 	a.addMessage(&wr.Message)
@@ -214,12 +208,6 @@ func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*ch
 // Requests are retried only until a 2xx response arrives: once the stream
 // has begun, a failure ends the call and no request is sent again.
 func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
-	var attempts int
-	resp, err := m.stream(ctx, req, yield, &attempts)
-	return retry.Count(resp, err, attempts)
-}
-
-func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, true)
 	if err != nil {
 		return nil, err
@@ -227,42 +215,41 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if yield == nil {
 		yield = func(chat.Delta) bool { return true }
 	}
-	resp, err := m.post(ctx, body, model, true, attempts)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
+	return m.ep.Call(ctx, model, "application/x-ndjson", body, func(rep *httpline.Reply) (*chat.Response, error) {
+		return read(ctx, rep, yield)
+	})
+}
 
-	lines := httpline.NewLineReader(resp.Body)
+// read reads the lines of a stream into the reply.
+func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool) (*chat.Response, error) {
+	lines := rep.Lines()
+	limit := rep.Limit()
 	var a assembler
 	var size int64 // of the text, thinking and arguments, for the limit
 	for {
 		line, readErr := lines.Next()
 		if readErr != nil && readErr != io.EOF {
-			if errors.Is(readErr, httpline.ErrTooLong) {
-				return nil, badResponse(model, resp.StatusCode, "stream line longer than 16 MiB")
-			}
-			return nil, m.readError(ctx, model, resp.StatusCode, "stream", readErr)
+			return nil, rep.ReadError(ctx, "stream", readErr)
 		}
 		if line = bytes.TrimSpace(line); len(line) > 0 {
 			var wr chatResponse
 			if err := json.Unmarshal(line, &wr); err != nil {
-				return nil, badResponse(model, resp.StatusCode, "stream line is not valid JSON: "+jsonProblem(err))
+				return nil, rep.BadResponse("stream line is not valid JSON: " + jsonProblem(err))
 			}
 			if wr.Error != "" {
-				return nil, inBandError(model, resp.StatusCode, wr.Error)
+				return nil, inBandError(rep, wr.Error)
 			}
 			size += int64(len(wr.Message.Content) + len(wr.Message.Thinking))
 			for _, c := range wr.Message.ToolCalls {
 				size += int64(len(c.Function.Arguments))
 			}
-			if m.limit >= 0 && size > m.limit {
-				return nil, m.readError(ctx, model, resp.StatusCode, "stream", &httpline.TooLargeError{What: "streamed reply", Limit: m.limit})
+			if limit >= 0 && size > limit {
+				return nil, rep.TooLarge("streamed reply")
 			}
 			// Thinking has no delta of its own: it is in the returned reply.
-			a.thinking = httpline.AppendText(a.thinking, wr.Message.Thinking, m.limit)
+			a.thinking = httpline.AppendText(a.thinking, wr.Message.Thinking, limit)
 			if wr.Message.Content != "" {
-				a.content = httpline.AppendText(a.content, wr.Message.Content, m.limit)
+				a.content = httpline.AppendText(a.content, wr.Message.Content, limit)
 				if !yield(chat.Delta{Content: wr.Message.Content}) {
 					return nil, chat.ErrStreamStopped
 				}
@@ -280,49 +267,7 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 			}
 		}
 		if readErr == io.EOF {
-			return nil, badResponse(model, resp.StatusCode, `stream ended without a "done": true line`)
+			return nil, rep.BadResponse(`stream ended without a "done": true line`)
 		}
 	}
-}
-
-// post sends body, again when the server or the connection failed in a
-// way that is retried, and returns a 2xx response whose body is unread; any
-// other status is read and turned into a *chat.ProviderError. It sets
-// *attempts to the number of requests made.
-func (m *Model) post(ctx context.Context, body []byte, model string, stream bool, attempts *int) (*http.Response, error) {
-	var resp *http.Response
-	n, err := m.retry.Do(ctx, func() error {
-		var err error
-		resp, err = m.send(ctx, body, model, stream)
-		return err
-	})
-	*attempts = n
-	if err != nil {
-		return nil, err
-	}
-	return resp, nil
-}
-
-// send makes one request: it sends body and returns a 2xx response; any
-// other status is read and turned into a *chat.ProviderError.
-func (m *Model) send(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, &chat.ProviderError{Provider: providerName, Model: model, Err: err}
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	if stream {
-		hr.Header.Set("Accept", "application/x-ndjson")
-	} else {
-		hr.Header.Set("Accept", "application/json")
-	}
-	resp, err := m.client.Do(hr)
-	if err != nil {
-		return nil, m.transportError(ctx, model, 0, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		defer resp.Body.Close()
-		return nil, m.statusError(resp, model)
-	}
-	return resp, nil
 }

@@ -92,15 +92,16 @@
 // or a 404 message about something else than a model, which means a wrong
 // URL: the message says where /chat/completions was looked for, and that
 // BaseURL usually ends in /v1 when it does not). An empty 404 may be a
-// wrong URL or a missing model and wraps no sentinel. A 400 whose message says the
-// model or server cannot take tools ("does not support tools", vLLM's
-// "--enable-auto-tool-choice", llama.cpp's "requires --jinja", ...) wraps
-// [chat.ErrToolsNotSupported]. RetryAfter comes from retry-after-ms or
+// wrong URL or a missing model and wraps no sentinel. A 400 whose message
+// says the model or server cannot take tools ("does not support tools",
+// vLLM's "--enable-auto-tool-choice", llama.cpp's "requires --jinja", ...)
+// wraps [chat.ErrToolsNotSupported]. RetryAfter comes from retry-after-ms or
 // Retry-After (seconds or an HTTP date). A body that is not the JSON
 // expected, a body or stream cut off (the read error, such as
 // io.ErrUnexpectedEOF, stays in the chain), a reply larger than
 // Config.MaxResponseBytes, and a redirect the HTTP client did not follow
-// wrap [chat.ErrBadResponse]. A
+// wrap [chat.ErrBadResponse]. RequestID is the server's x-request-id
+// (or request-id) header, which OpenAI's support asks for. A
 // failure to connect wraps the net error (errors.Is(err,
 // syscall.ECONNREFUSED) holds); a cancelled context ends a call promptly,
 // and the error wraps ctx.Err().

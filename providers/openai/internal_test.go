@@ -2,47 +2,13 @@ package openai
 
 import (
 	"encoding/json"
-	"errors"
-	"net/http"
-	"net/url"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/toolcall-go/toolcall/internal/httpline"
 )
-
-func TestRetryAfter(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		name   string
-		header http.Header
-		want   time.Duration
-	}{
-		{name: "none", want: 0},
-		{name: "seconds", header: http.Header{"Retry-After": {"30"}}, want: 30 * time.Second},
-		{name: "fractional seconds", header: http.Header{"Retry-After": {"1.5"}}, want: 1500 * time.Millisecond},
-		{name: "negative", header: http.Header{"Retry-After": {"-5"}}, want: 0},
-		{name: "absurd", header: http.Header{"Retry-After": {"1e300"}}, want: 0},
-		{name: "not a number", header: http.Header{"Retry-After": {"NaN"}}, want: 0},
-		{name: "date", header: http.Header{"Retry-After": {"Sun, 22 Nov 2026 12:01:30 GMT"}}, want: 90 * time.Second},
-		{name: "past date", header: http.Header{"Retry-After": {"Sun, 22 Nov 2026 11:00:00 GMT"}}, want: 0},
-		{name: "garbage", header: http.Header{"Retry-After": {"soon"}}, want: 0},
-		{name: "milliseconds win", header: http.Header{"Retry-After-Ms": {"250"}, "Retry-After": {"1"}}, want: 250 * time.Millisecond},
-		{name: "bad milliseconds fall back", header: http.Header{"Retry-After-Ms": {"x"}, "Retry-After": {"1"}}, want: time.Second},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			assert.Equal(t, tc.want, retryAfter(tc.header, now))
-		})
-	}
-}
 
 func TestNoToolSupport(t *testing.T) {
 	t.Parallel()
@@ -198,34 +164,19 @@ func TestSSELine(t *testing.T) {
 	}
 }
 
-func TestRedact(t *testing.T) {
-	t.Parallel()
-	m := New(Config{BaseURL: "http://x/v1", APIKey: "sk-long-secret"})
-	assert.Equal(t, "key [redacted] rejected", m.redact("key sk-long-secret rejected"))
-	err := m.redactErr(&url.Error{Op: "Post", URL: "http://x/sk-long-secret/v1", Err: syscall.ECONNREFUSED})
-	assert.Equal(t, `Post "http://x/[redacted]/v1": connection refused`, err.Error())
-	assert.True(t, errors.Is(err, syscall.ECONNREFUSED))
-	other := m.redactErr(errors.Join(errors.New("sk-long-secret"), syscall.EPIPE))
-	assert.Equal(t, "[redacted]\nbroken pipe", other.Error())
-	assert.True(t, errors.Is(other, syscall.EPIPE))
-
-	// Placeholder keys for local servers are not secrets.
-	short := New(Config{BaseURL: "http://x/v1", APIKey: "ollama"})
-	assert.Equal(t, "try ollama pull", short.redact("try ollama pull"))
-}
-
 func TestNewDefaults(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", "")
 	t.Setenv("OPENAI_API_KEY", "")
 	m := New(Config{})
-	assert.Equal(t, DefaultBaseURL+"/chat/completions", m.endpoint)
-	assert.Equal(t, "", m.auth)
-	assert.Same(t, httpline.DefaultClient(), m.client)
-	assert.Equal(t, 2, m.retry.Retries())
+	assert.Equal(t, DefaultBaseURL+"/chat/completions", m.ep.URL)
+	assert.Empty(t, m.ep.Header.Get("Authorization"))
+	assert.Nil(t, m.ep.Client, "the Endpoint's default, httpline.DefaultClient")
+	assert.Equal(t, 2, m.ep.Retry.Retries())
+	assert.Equal(t, int64(32<<20), m.ep.Limit)
 	assert.True(t, m.completionTokens)
 
 	m = New(Config{BaseURL: " http://localhost:8080/v1/ ", APIKey: " k "})
-	assert.Equal(t, "http://localhost:8080/v1/chat/completions", m.endpoint)
-	assert.Equal(t, "Bearer k", m.auth)
+	assert.Equal(t, "http://localhost:8080/v1/chat/completions", m.ep.URL)
+	assert.Equal(t, "Bearer k", m.ep.Header.Get("Authorization"))
 	assert.False(t, m.completionTokens)
 }

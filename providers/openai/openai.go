@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -75,15 +74,10 @@ const (
 // A Model is safe for concurrent use by multiple goroutines; it holds no
 // per-request state.
 type Model struct {
-	endpoint string // base + "/chat/completions"
-	base     string
-	model    string
-	key      string // redacted from every error; see errors.go
-	auth     string // "Bearer " + key, built once
-	org      string
-	client   *http.Client
-	retry    retry.Policy
-	limit    int64 // of a reply, in bytes; negative: none
+	ep    httpline.Endpoint // URL is base + "/chat/completions"
+	base  string
+	model string
+	key   string // redacted from every error by ep
 	// completionTokens sends Options.MaxTokens as max_completion_tokens,
 	// which OpenAI requires of its reasoning models; compatible servers
 	// know max_tokens.
@@ -111,23 +105,29 @@ func New(cfg Config) *Model {
 	if key == "" {
 		key = strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
 	}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = httpline.DefaultClient()
-	}
 	m := &Model{
-		endpoint:         base + "/chat/completions",
 		base:             base,
 		model:            cfg.Model,
 		key:              key,
-		org:              cfg.Organization,
-		client:           client,
-		retry:            retry.Policy{MaxRetries: cfg.MaxRetries},
-		limit:            httpline.ResponseLimit(cfg.MaxResponseBytes),
 		completionTokens: isOpenAI(base),
 	}
+	header := http.Header{}
 	if key != "" {
-		m.auth = "Bearer " + key
+		header.Set("Authorization", "Bearer "+key)
+	}
+	if cfg.Organization != "" {
+		header.Set("OpenAI-Organization", cfg.Organization)
+	}
+	m.ep = httpline.Endpoint{
+		Provider:    providerName,
+		URL:         base + "/chat/completions",
+		Header:      header,
+		Secret:      key,
+		Client:      cfg.HTTPClient,
+		Retry:       retry.Policy{MaxRetries: cfg.MaxRetries},
+		Limit:       httpline.ResponseLimit(cfg.MaxResponseBytes),
+		ParseError:  m.parseError,
+		Unreachable: "cannot connect to " + base + "; is the server running?",
 	}
 	return m
 }
@@ -141,7 +141,7 @@ func isOpenAI(base string) bool {
 // String describes the model without its API key, so that logging a Model
 // cannot leak the key.
 func (m *Model) String() string {
-	return "openai.Model(" + m.endpoint + ", model " + m.model + ")"
+	return "openai.Model(" + m.ep.URL + ", model " + m.model + ")"
 }
 
 // GoString is String, for %#v.
@@ -151,34 +151,30 @@ func (m *Model) GoString() string { return m.String() }
 // [*chat.ProviderError] values; see the package documentation. The reply's
 // Attempts, or the error's, is the number of requests sent.
 func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
-	var attempts int
-	resp, err := m.chat(ctx, req, &attempts)
-	return retry.Count(resp, err, attempts)
-}
-
-func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, false)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := m.post(ctx, body, model, false, attempts)
+	return m.ep.Call(ctx, model, "application/json", body, func(rep *httpline.Reply) (*chat.Response, error) {
+		return decode(ctx, rep)
+	})
+}
+
+// decode reads a reply that is not streamed.
+func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
+	data, err := rep.ReadAll(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
-	data, err := httpline.ReadBody(resp, m.limit)
-	if err != nil {
-		return nil, m.readError(ctx, model, resp.StatusCode, "response body", err)
-	}
 	var wr chatResponse
 	if err := json.Unmarshal(data, &wr); err != nil {
-		return nil, m.badResponse(model, resp.StatusCode, decodeProblem("response", err))
+		return nil, rep.BadResponse(decodeProblem("response", err))
 	}
 	if len(wr.Choices) == 0 {
 		if hasError(wr.Error) {
-			return nil, m.inBandError(model, resp.StatusCode, wr.Error)
+			return nil, inBandError(rep, wr.Error)
 		}
-		return nil, m.badResponse(model, resp.StatusCode, "response has no choices")
+		return nil, rep.BadResponse("response has no choices")
 	}
 	var a assembler
 	a.model = wr.Model
@@ -187,53 +183,4 @@ func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*ch
 	a.addMessage(&c.Message)
 	a.finish = c.FinishReason
 	return a.response(), nil
-}
-
-// post sends body, again when the server or the connection failed in a
-// way that is retried, and returns a 2xx response whose body is unread; any
-// other status is read and turned into a *chat.ProviderError. It sets
-// *attempts to the number of requests made.
-func (m *Model) post(ctx context.Context, body []byte, model string, stream bool, attempts *int) (*http.Response, error) {
-	var resp *http.Response
-	n, err := m.retry.Do(ctx, func() error {
-		var err error
-		resp, err = m.send(ctx, body, model, stream)
-		return err
-	})
-	*attempts = n
-	if err != nil {
-		return nil, err
-	}
-	return resp, nil
-}
-
-// send makes one request: it sends body and returns a 2xx response; any
-// other status is read and turned into a *chat.ProviderError.
-func (m *Model) send(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest,
-			Message: m.redact("invalid BaseURL: " + err.Error())}
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	if stream {
-		hr.Header.Set("Accept", "text/event-stream")
-	} else {
-		hr.Header.Set("Accept", "application/json")
-	}
-	if m.auth != "" {
-		hr.Header.Set("Authorization", m.auth)
-	}
-	if m.org != "" {
-		hr.Header.Set("OpenAI-Organization", m.org)
-	}
-	resp, err := m.client.Do(hr)
-	if err != nil {
-		return nil, m.transportError(ctx, model, 0, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		defer resp.Body.Close()
-		return nil, m.statusError(resp, model)
-	}
-	return resp, nil
 }

@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
-	"github.com/toolcall-go/toolcall/internal/retry"
 )
 
 // Stream sends req with "stream": true, yields each piece of text and each
@@ -29,12 +27,6 @@ import (
 // Requests are retried only until a 2xx response arrives: once the stream
 // has begun, a failure ends the call and no request is sent again.
 func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
-	var attempts int
-	resp, err := m.stream(ctx, req, yield, &attempts)
-	return retry.Count(resp, err, attempts)
-}
-
-func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, true)
 	if err != nil {
 		return nil, err
@@ -42,22 +34,20 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if yield == nil {
 		yield = func(chat.Delta) bool { return true }
 	}
-	resp, err := m.post(ctx, body, model, true, attempts)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
+	return m.ep.Call(ctx, model, "text/event-stream", body, func(rep *httpline.Reply) (*chat.Response, error) {
+		return read(ctx, rep, yield)
+	})
+}
 
-	lines := httpline.NewLineReader(resp.Body)
-	a := assembler{limit: m.limit}
+// read reads the events of a stream into the reply.
+func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool) (*chat.Response, error) {
+	lines := rep.Lines()
+	a := assembler{limit: rep.Limit()}
 	errorEvent := false // the event being read was announced as "event: error"
 	for {
 		line, readErr := lines.Next()
 		if readErr != nil && readErr != io.EOF {
-			if errors.Is(readErr, httpline.ErrTooLong) {
-				return nil, m.badResponse(model, resp.StatusCode, "stream line longer than 16 MiB")
-			}
-			return nil, m.readError(ctx, model, resp.StatusCode, "stream", readErr)
+			return nil, rep.ReadError(ctx, "stream", readErr)
 		}
 		payload, f := sseLine(line)
 		switch f {
@@ -66,10 +56,10 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 		case fieldEvent:
 			errorEvent = string(payload) == "error"
 		case fieldError:
-			return nil, m.inBandError(model, resp.StatusCode, payload)
+			return nil, inBandError(rep, payload)
 		case fieldData:
 			if errorEvent {
-				return nil, m.inBandError(model, resp.StatusCode, payload)
+				return nil, inBandError(rep, payload)
 			}
 			if string(payload) == "[DONE]" {
 				// Not waiting for EOF: a proxy may hold the connection open.
@@ -78,16 +68,16 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 			var chunk chatResponse
 			if err := json.Unmarshal(payload, &chunk); err != nil {
 				if readErr == io.EOF && !json.Valid(payload) {
-					return nil, m.badResponse(model, resp.StatusCode, "stream ended in the middle of an event")
+					return nil, rep.BadResponse("stream ended in the middle of an event")
 				}
-				return nil, m.badResponse(model, resp.StatusCode, decodeProblem("stream event", err))
+				return nil, rep.BadResponse(decodeProblem("stream event", err))
 			}
 			if hasError(chunk.Error) && len(chunk.Choices) == 0 {
-				return nil, m.inBandError(model, resp.StatusCode, chunk.Error)
+				return nil, inBandError(rep, chunk.Error)
 			}
 			if !a.addChunk(&chunk, yield) {
 				if a.tooLarge() {
-					return nil, m.readError(ctx, model, resp.StatusCode, "stream", &httpline.TooLargeError{What: "streamed reply", Limit: a.limit})
+					return nil, rep.TooLarge("streamed reply")
 				}
 				return nil, chat.ErrStreamStopped
 			}
@@ -98,7 +88,7 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 			if a.finish != "" {
 				return a.response(), nil
 			}
-			return nil, m.badResponse(model, resp.StatusCode, "stream ended before the reply was complete (no finish_reason, no [DONE])")
+			return nil, rep.BadResponse("stream ended before the reply was complete (no finish_reason, no [DONE])")
 		}
 	}
 }

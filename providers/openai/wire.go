@@ -82,7 +82,7 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		return nil, "", &chat.ProviderError{Provider: providerName, Err: chat.ErrBadRequest, Message: "no model: set Config.Model or Request.Model"}
 	}
 	invalid := func(format string, args ...any) ([]byte, string, error) {
-		return nil, model, &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest, Message: m.redact(fmt.Sprintf(format, args...))}
+		return nil, model, &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest, Message: m.ep.Redact(fmt.Sprintf(format, args...))}
 	}
 
 	wr := chatRequest{baseRequest: baseRequest{Model: model, Stream: stream}}

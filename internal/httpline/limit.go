@@ -1,0 +1,106 @@
+package httpline
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+)
+
+// DefaultMaxResponseBytes bounds a reply when a provider's
+// Config.MaxResponseBytes is 0. A reply's text is a few bytes a token, so
+// 32 MiB is millions of tokens, far more than any model writes at once.
+const DefaultMaxResponseBytes = 32 << 20
+
+// ResponseLimit returns the limit a Config.MaxResponseBytes of n stands
+// for: [DefaultMaxResponseBytes] for 0, and -1, no limit, for any negative
+// n (as toolcall.NoLimit removes the library's other limits).
+func ResponseLimit(n int) int64 {
+	switch {
+	case n < 0:
+		return -1
+	case n == 0:
+		return DefaultMaxResponseBytes
+	}
+	return int64(n)
+}
+
+// A TooLargeError reports a reply larger than the response limit.
+type TooLargeError struct {
+	What  string // what was too large: "response body", "streamed reply"
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return e.What + " is larger than the " + limitSize(e.Limit) + " limit (Config.MaxResponseBytes)"
+}
+
+// limitSize writes a limit of n bytes as people read it: "32 MiB" for a
+// whole number of MiB or KiB, "100000-byte" otherwise.
+func limitSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + "-byte"
+}
+
+// ReadBody reads a response body whole, up to limit bytes (no limit when
+// limit is negative). A body longer than limit is a *[TooLargeError],
+// returned without reading past limit+1 bytes, or without reading at all
+// when the Content-Length says so. The buffer doubles as it grows, up to
+// limit+1 bytes, so reading takes at most about twice the limit.
+func ReadBody(resp *http.Response, limit int64) ([]byte, error) {
+	tooLarge := &TooLargeError{What: "response body", Limit: limit}
+	size := int64(512)
+	switch {
+	case limit >= 0 && resp.ContentLength > limit:
+		return nil, tooLarge
+	case resp.ContentLength >= 0:
+		// Room to see the end; without a limit, the length is trusted up
+		// to the default one.
+		size = min(resp.ContentLength+1, DefaultMaxResponseBytes)
+	case limit >= 0:
+		size = min(size, limit+1)
+	}
+	data := make([]byte, 0, size)
+	for {
+		if len(data) == cap(data) {
+			c := 2 * int64(cap(data))
+			if limit >= 0 && c >= limit {
+				c = limit + 1
+			}
+			data = append(make([]byte, 0, c), data...)
+		}
+		n, err := resp.Body.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		switch {
+		case limit >= 0 && int64(len(data)) > limit:
+			return nil, tooLarge
+		case err == io.EOF:
+			return data, nil
+		case err != nil:
+			return data, err
+		}
+	}
+}
+
+// AppendText appends s to text, a streamed reply's text, which the caller
+// bounds to limit bytes (negative: no bound). When text must grow, its
+// capacity doubles, as append's would for a small slice, but not past the
+// limit: a reply near the limit is not held in a buffer twice its size,
+// and the buffers a long reply went through add up to twice the limit at
+// most, where append's smaller steps add up to five times.
+func AppendText(text []byte, s string, limit int64) []byte {
+	if len(s) <= cap(text)-len(text) {
+		return append(text, s...)
+	}
+	c := 2 * cap(text)
+	if limit >= 0 {
+		c = int(min(int64(c), limit))
+	}
+	grown := make([]byte, len(text), max(c, len(text)+len(s), 512))
+	copy(grown, text)
+	return append(grown, s...)
+}
