@@ -196,6 +196,11 @@ func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*ch
 		return nil, err
 	}
 	defer resp.Body.Close()
+	return m.reply(ctx, resp, model)
+}
+
+// reply reads a reply that is not streamed.
+func (m *Model) reply(ctx context.Context, resp *http.Response, model string) (*chat.Response, error) {
 	reqID := requestID(resp.Header)
 	data, err := httpline.ReadBody(resp, m.limit)
 	if err != nil {

@@ -146,8 +146,11 @@ func TestRecordedCases(t *testing.T) {
 				srv, c := replay(t, rec)
 				m := newModel(srv, anthropic.Config{Version: anthropic.Version20230601})
 				req := recordedRequest(server, name)
-				var resp *chat.Response
-				var deltas []chat.Delta
+				var (
+					resp   *chat.Response
+					deltas []chat.Delta
+					err    error
+				)
 				if strings.Contains(name, "stream") {
 					resp, err = m.Stream(context.Background(), req, collect(&deltas))
 				} else {

@@ -119,3 +119,42 @@ func canonical(t *testing.T, b []byte) string {
 	require.NoError(t, err)
 	return string(out)
 }
+
+// TestSDKDivergences pins why this package writes its wire types instead
+// of using the SDK's (see "The official SDK" in the package
+// documentation), so that an SDK upgrade that changes them shows.
+func TestSDKDivergences(t *testing.T) {
+	t.Parallel()
+	t.Run("2023-06-01 sampling dropped", func(t *testing.T) {
+		// MessageNewParams, of API version 2026-10-21, has no temperature,
+		// top_p or top_k: a request for llama-server, Ollama or any server
+		// of version 2023-06-01 cannot be written with it. Nor has it
+		// "stream", which its streaming call adds to the body.
+		var p sdk.MessageNewParams
+		require.NoError(t, json.Unmarshal([]byte(`{"model":"m","max_tokens":5,"temperature":0.5,"top_p":0.9,"top_k":3,"stream":true,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`), &p))
+		back, err := json.Marshal(p)
+		require.NoError(t, err)
+		assert.JSONEq(t, `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`, string(back))
+	})
+	t.Run("reply blocks rewritten", func(t *testing.T) {
+		// The SDK's way back from a reply to a request, Message.ToParam,
+		// writes the blocks again: keys in another order and <, > and &
+		// escaped. This package sends a thinking reply's blocks back as
+		// they came (TestThinkingRoundTrip).
+		raw, err := os.ReadFile(filepath.Join("testdata", "h_thinking_tools.response.json"))
+		require.NoError(t, err)
+		var msg sdk.Message
+		require.NoError(t, json.Unmarshal(raw, &msg))
+		back, err := json.Marshal(msg.ToParam())
+		require.NoError(t, err)
+		var sent struct {
+			Content json.RawMessage `json:"content"`
+		}
+		require.NoError(t, json.Unmarshal(back, &sent))
+		received := rawContent(t, "h_thinking_tools")
+		assert.JSONEq(t, string(received), string(sent.Content), "the same blocks")
+		assert.NotEqual(t, string(received), string(sent.Content), "not the same bytes")
+		assert.Contains(t, string(sent.Content), `{"signature":"EqQB`)
+		assert.Contains(t, string(sent.Content), `\u003cboth\u003e`)
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -46,10 +47,33 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 		return nil, err
 	}
 	defer resp.Body.Close()
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
+		// A server that answers a stream request with a whole reply.
+		out, err := m.reply(ctx, resp, model)
+		if err == nil && !yieldReply(out, yield) {
+			return nil, chat.ErrStreamStopped
+		}
+		return out, err
+	}
 	reqID := requestID(resp.Header)
 	s := streamState{m: m, model: model, status: resp.StatusCode, yield: yield}
 	out, err := s.read(ctx, bufio.NewReaderSize(resp.Body, 128<<10))
 	return out, withRequestID(err, reqID)
+}
+
+// yieldReply yields a whole reply as a stream would: its text, then each
+// call with its id, name and arguments. It returns false as soon as yield
+// does.
+func yieldReply(r *chat.Response, yield func(chat.Delta) bool) bool {
+	if r.Message.Content != "" && !yield(chat.Delta{Content: r.Message.Content}) {
+		return false
+	}
+	for i, c := range r.Message.ToolCalls {
+		if !yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, ID: c.ID, Name: c.Name, Arguments: string(c.Arguments)}}) {
+			return false
+		}
+	}
+	return true
 }
 
 // streamState is one stream being read.

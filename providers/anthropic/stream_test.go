@@ -206,3 +206,22 @@ func TestMissingAndRepeatedIDs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []chat.ToolCall{call("toolu_0", "now", `{}`), call("t", "now", `{}`), call("t_1", "now", `{}`)}, resp.Message.ToolCalls)
 }
+
+// TestStreamAnsweredWithJSON: a server that answers a stream request
+// with a whole reply (application/json) is read as one: its text and
+// calls are yielded, and an error body is an error.
+func TestStreamAnsweredWithJSON(t *testing.T) {
+	t.Parallel()
+	srv, _ := serve(t,
+		reply(`{"type":"message","role":"assistant","model":"claude-test","content":[{"type":"text","text":"Let me check."},{"type":"tool_use","id":"toolu_a","name":"get_weather","input":{"city":"Paris"}}],"stop_reason":"tool_use","usage":{"input_tokens":3,"output_tokens":1}}`),
+		status(200, apiErrorBody("overloaded_error", "Overloaded")))
+	m := newModel(srv, anthropic.Config{})
+	var deltas []chat.Delta
+	resp, err := m.Stream(context.Background(), hiRequest, collect(&deltas))
+	require.NoError(t, err)
+	assert.Equal(t, []chat.Delta{text("Let me check."), callDelta(0, "toolu_a", "get_weather", `{"city":"Paris"}`)}, deltas)
+	assert.Equal(t, chat.FinishToolCalls, resp.FinishReason)
+
+	_, err = m.Stream(context.Background(), hiRequest, nil)
+	checkProviderError(t, err, chat.ErrServer, 200, "tiny-toolcaller")
+}
