@@ -59,6 +59,28 @@ type Endpoint struct {
 	Unreachable string
 }
 
+// ModelOf returns the model req asks for: req.Model, else def, the
+// Config's. A nil request, or no model at all, is an error wrapping
+// chat.ErrBadRequest; nothing is sent.
+func (e *Endpoint) ModelOf(req *chat.Request, def string) (string, error) {
+	switch {
+	case req == nil:
+		return def, e.BadRequest(def, "nil request")
+	case req.Model != "":
+		return req.Model, nil
+	case def == "":
+		return "", e.BadRequest("", "no model: set Config.Model or Request.Model")
+	}
+	return def, nil
+}
+
+// BadRequest is the error of a request to model that cannot be built and
+// is not sent: it wraps chat.ErrBadRequest and says why in msg, the key
+// removed.
+func (e *Endpoint) BadRequest(model, msg string) *chat.ProviderError {
+	return &chat.ProviderError{Provider: e.Provider, Model: model, Err: chat.ErrBadRequest, Message: e.Redact(msg)}
+}
+
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 64 << 10
 
@@ -106,8 +128,7 @@ func (e *Endpoint) post(ctx context.Context, model, accept string, body []byte) 
 	// cannot be used is reported with no attempt.
 	hr, err := newRequest()
 	if err != nil {
-		return nil, &chat.ProviderError{Provider: e.Provider, Model: model, Err: chat.ErrBadRequest,
-			Message: e.Redact("invalid BaseURL: " + err.Error())}
+		return nil, e.BadRequest(model, "invalid BaseURL: "+err.Error())
 	}
 	var resp *http.Response
 	n, err := e.Retry.Do(ctx, func() error {

@@ -249,3 +249,21 @@ func TestRetryAfterHeader(t *testing.T) {
 		})
 	}
 }
+
+func TestModelOf(t *testing.T) {
+	e := &Endpoint{Provider: "test", Secret: secret}
+	model, err := e.ModelOf(&chat.Request{Model: "b"}, "a")
+	require.NoError(t, err)
+	assert.Equal(t, "b", model, "the request's model wins")
+	model, err = e.ModelOf(&chat.Request{}, "a")
+	require.NoError(t, err)
+	assert.Equal(t, "a", model)
+
+	_, err = e.ModelOf(&chat.Request{}, "")
+	assert.ErrorIs(t, err, chat.ErrBadRequest)
+	assert.EqualError(t, err, "test: bad request: no model: set Config.Model or Request.Model")
+	_, err = e.ModelOf(nil, "a")
+	assert.EqualError(t, err, `test: model "a": bad request: nil request`)
+
+	assert.EqualError(t, e.BadRequest("a", "tool "+secret+" has no name"), `test: model "a": bad request: tool [redacted] has no name`)
+}

@@ -444,11 +444,16 @@ func TestEnvironment(t *testing.T) {
 
 func TestModelStringHidesKey(t *testing.T) {
 	t.Parallel()
-	m := openai.New(openai.Config{BaseURL: "http://localhost:8080/v1", APIKey: testKey, Model: "tiny"})
-	//lint:ignore S1025 each way of printing is under test
-	for _, s := range []string{fmt.Sprint(m), fmt.Sprintf("%v", m), fmt.Sprintf("%+v", m), fmt.Sprintf("%#v", m), fmt.Sprintf("%s", m)} {
-		assert.NotContains(t, s, "SECRET123")
-		assert.Contains(t, s, "http://localhost:8080/v1/chat/completions")
+	for base, want := range map[string]string{
+		"http://localhost:8080/v1":                 "http://localhost:8080/v1/chat/completions",
+		"http://localhost:8080/" + testKey + "/v1": "http://localhost:8080/[redacted]/v1/chat/completions", // a proxy's key in the path
+	} {
+		m := openai.New(openai.Config{BaseURL: base, APIKey: testKey, Model: "tiny"})
+		//lint:ignore S1025 each way of printing is under test
+		for _, s := range []string{fmt.Sprint(m), fmt.Sprintf("%v", m), fmt.Sprintf("%+v", m), fmt.Sprintf("%#v", m), fmt.Sprintf("%s", m)} {
+			assert.NotContains(t, s, "SECRET123")
+			assert.Contains(t, s, want)
+		}
 	}
 }
 

@@ -141,7 +141,7 @@ func isOpenAI(base string) bool {
 // String describes the model without its API key, so that logging a Model
 // cannot leak the key.
 func (m *Model) String() string {
-	return "openai.Model(" + m.ep.URL + ", model " + m.model + ")"
+	return "openai.Model(" + m.ep.Redact(m.ep.URL) + ", model " + m.model + ")"
 }
 
 // GoString is String, for %#v.
