@@ -250,6 +250,11 @@ func TestFailedListKeepsTheLastGoodOne(t *testing.T) {
 
 func TestProgressReachesTheHooks(t *testing.T) {
 	t.Parallel()
+	// The server's tool returns once the hook saw its progress: progress
+	// that arrives after the result is dropped, as after any tool's return.
+	var mu sync.Mutex
+	var seen []string
+	reported := make(chan struct{})
 	s := mcp.NewServer(&mcp.Implementation{Name: "slow"}, nil)
 	s.AddTool(&mcp.Tool{Name: "slow", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -260,20 +265,28 @@ func TestProgressReachesTheHooks(t *testing.T) {
 					return nil, err
 				}
 			}
+			select {
+			case <-reported:
+			case <-time.After(5 * time.Second):
+				return nil, errors.New("the progress did not reach the hook")
+			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 		})
 	c := connect(t, mcptool.Server{Transport: inMemory(s)})
-	var mu sync.Mutex
-	var seen []string
 	hooks := toolcall.Hooks{ToolProgress: func(_ context.Context, info toolcall.CallInfo, msg string, progress, total float64) {
 		mu.Lock()
 		defer mu.Unlock()
 		seen = append(seen, fmt.Sprintf("%s %s %v/%v", info.Name, msg, progress, total))
+		if len(seen) == 3 {
+			close(reported)
+		}
 	}}
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "slow", `{}`)), tt.Text("ok"))
-	_, err := toolcall.NewClient(model, toolcall.WithToolset(c), toolcall.WithHooks(hooks)).Prompt("go").Call(context.Background())
+	resp, err := toolcall.NewClient(model, toolcall.WithToolset(c), toolcall.WithHooks(hooks)).Prompt("go").Call(context.Background())
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(seen) == 3 }, 5*time.Second, 5*time.Millisecond)
+	assert.Equal(t, "done", resp.Executions[0].Result)
+	mu.Lock()
+	defer mu.Unlock()
 	assert.Equal(t, []string{"slow step 1 1/3", "slow step 2 2/3", "slow step 3 3/3"}, seen)
 }
 

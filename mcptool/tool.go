@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -129,22 +128,19 @@ func metadata(a *mcp.ToolAnnotations) toolcall.Metadata {
 	}
 }
 
-// progressGrace is how long a call's progress notifications are still
-// delivered after its result.
-const progressGrace = 2 * time.Second
-
 // call runs tools/call with arguments that passed the checks. Progress
-// notifications of the call go to toolcall.ReportProgress; ending ctx (or
-// the tool timeout) makes the go-sdk send notifications/cancelled.
+// notifications of the call go to toolcall.ReportProgress while the call
+// runs; the go-sdk may hand over the result before progress that came just
+// ahead of it, and such late progress is dropped, as ReportProgress drops
+// anything once a tool has returned. Ending ctx (or the tool timeout)
+// makes the go-sdk send notifications/cancelled.
 func (c *Client) call(ctx context.Context, name string, args json.RawMessage) (string, error) {
 	params := &mcp.CallToolParams{Name: name, Arguments: args}
 	token := c.token.Add(1)
 	params.SetProgressToken(token)
 	key := progressKey(token)
 	c.progress.Store(key, ctx)
-	// The go-sdk may hand over the result before the progress that came
-	// ahead of it, so the token is forgotten a little later.
-	defer time.AfterFunc(progressGrace, func() { c.progress.Delete(key) })
+	defer c.progress.Delete(key)
 
 	var res *mcp.CallToolResult
 	err := c.withSession(ctx, true, func(cs *mcp.ClientSession) error {
