@@ -154,19 +154,15 @@ type assembler struct {
 	// calls before it; see reasoningItem.
 	kept  []keptReasoning
 	usage chat.Usage
+	// other counts the bytes of the calls' arguments and of the kept
+	// reasoning items, for the response limit.
+	other int64
 }
 
 // size is the number of bytes assembled: text, reasoning, reasoning
 // items and arguments.
 func (a *assembler) size() int64 {
-	n := a.content.n + a.reasoning.Len()
-	for _, c := range a.calls {
-		n += len(c.args)
-	}
-	for _, k := range a.kept {
-		n += len(k.item)
-	}
-	return int64(n)
+	return int64(a.content.n+a.reasoning.Len()) + a.other
 }
 
 type pendingCall struct {
@@ -193,6 +189,7 @@ func (a *assembler) addItem(raw json.RawMessage) error {
 		a.content.add(partsText(it.Content))
 	case "function_call":
 		a.calls = append(a.calls, pendingCall{itemID: it.ID, id: it.CallID, name: it.Name, args: it.Arguments, done: true})
+		a.other += int64(len(it.Arguments))
 	case "reasoning":
 		a.addReasoning(raw, &it)
 	}
@@ -222,6 +219,7 @@ func (a *assembler) addReasoning(raw json.RawMessage, it *outputItem) {
 		return
 	}
 	a.kept = append(a.kept, keptReasoning{calls: len(a.calls), item: buf.Bytes()})
+	a.other += int64(buf.Len())
 }
 
 // response builds the reply from the assembled items and the final
@@ -266,17 +264,19 @@ func (a *assembler) response(r *response, m *Model, model string, status int) (*
 	}
 	if len(a.calls) > 0 {
 		out.Message.ToolCalls = make([]chat.ToolCall, len(a.calls))
+		used := make(map[string]bool, len(a.calls))
+		suffix := make(map[string]int) // the last suffix given to an id
 		for i, c := range a.calls {
-			id := c.id
-			if id == "" {
-				id = "call_" + strconv.Itoa(i)
+			base := c.id
+			if base == "" {
+				base = "call_" + strconv.Itoa(i)
 			}
-			for n := 1; hasID(out.Message.ToolCalls[:i], id); n++ {
-				id = c.id + "_" + strconv.Itoa(n)
-				if c.id == "" {
-					id = "call_" + strconv.Itoa(i) + "_" + strconv.Itoa(n)
-				}
+			id := base
+			for used[id] {
+				suffix[base]++
+				id = base + "_" + strconv.Itoa(suffix[base])
 			}
+			used[id] = true
 			args := json.RawMessage(c.args)
 			if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
 				args = json.RawMessage(emptyArguments)
@@ -295,13 +295,4 @@ func (a *assembler) response(r *response, m *Model, model string, status int) (*
 		out.Message.ProviderData = writeProviderData(items)
 	}
 	return out, nil
-}
-
-func hasID(calls []chat.ToolCall, id string) bool {
-	for _, c := range calls {
-		if c.ID == id {
-			return true
-		}
-	}
-	return false
 }

@@ -205,6 +205,7 @@ func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Res
 		c := &s.a.calls[i]
 		if text != "" && !c.done {
 			c.args = append(c.args, text...)
+			s.a.other += int64(len(text))
 			if !s.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, Arguments: text}}) {
 				return nil, false, chat.ErrStreamStopped
 			}
@@ -245,6 +246,7 @@ func (s *streamReader) item(ev *event, done bool) bool {
 		}
 		if len(c.args) == 0 && len(it.Arguments) > 0 {
 			c.args = append(c.args, it.Arguments...)
+			s.a.other += int64(len(it.Arguments))
 			d.Arguments = string(it.Arguments)
 		}
 		return (d.ID == "" && d.Name == "" && d.Arguments == "") || s.yield(chat.Delta{ToolCall: &d})
@@ -308,6 +310,7 @@ func (s *streamReader) complete(i int, id, name string, args []byte) bool {
 		if bytes.HasPrefix(args, c.args) {
 			d.Arguments = string(args[len(c.args):])
 		}
+		s.a.other += int64(len(args) - len(c.args))
 		c.args = append(c.args[:0], args...)
 		c.done = true
 	}
