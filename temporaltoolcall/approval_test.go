@@ -22,7 +22,7 @@ func approvalWorker(t *testing.T, runs *atomic.Int64, args *atomic.Value) *Worke
 		runs.Add(1)
 		args.Store(in.N)
 		return fmt.Sprintf("moved %d", in.N), nil
-	}, toolcall.WithApproval(true))
+	}, toolcall.WithNeedsApproval(true))
 	model := toolcalltest.NewFuncModel(func(req *chat.Request) (*chat.Response, error) {
 		if toolRounds(req) == 0 {
 			return calls(toolcalltest.Call("t1", "transfer", `{"n":5}`)), nil

@@ -36,7 +36,7 @@
 //
 // # Decisions
 //
-// A call that waits (toolcall.WithApproval, an approver in Worker.Options,
+// A call that waits (toolcall.WithNeedsApproval, an approver in Worker.Options,
 // a tool returning toolcall.Pause, as a long-running tool does) makes the
 // workflow wait for a toolcall.Decision, delivered as the Update
 // UpdateDecide (Decide sends it) with a map from call id to decision, as

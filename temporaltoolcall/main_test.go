@@ -289,7 +289,7 @@ func engineWorker(runs string) *Worker {
 	step := toolcall.MustFunc("step", "A step that changes something", run)
 	lookup := toolcall.MustFunc("lookup", "A step that only reads", run)
 	lookupTool := readOnly{lookup}
-	transfer := toolcall.MustFunc("transfer", "A step that needs approval", run, toolcall.WithApproval(true))
+	transfer := toolcall.MustFunc("transfer", "A step that needs approval", run, toolcall.WithNeedsApproval(true))
 	model := modelFunc(func(req *chat.Request) (*chat.Response, error) {
 		var first string
 		for _, m := range req.Messages {

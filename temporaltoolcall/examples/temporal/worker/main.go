@@ -34,7 +34,7 @@ func main() {
 		func(ctx context.Context, in cityIn) (string, error) {
 			key, _ := toolcall.ToolContextFrom(ctx).Value("api_key").(string)
 			return fmt.Sprintf("booked in %s (with a key of %d characters)", in.City, len(key)), nil
-		}, toolcall.WithApproval(true))
+		}, toolcall.WithNeedsApproval(true))
 
 	// The scripted model reads the conversation, so any worker can take it up.
 	model := toolcalltest.NewFuncModel(func(req *chat.Request) (*chat.Response, error) {
