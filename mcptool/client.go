@@ -114,6 +114,7 @@ type ListError struct {
 	Reason string // what was wrong, e.g. "more than 100 pages"
 }
 
+// Error names the server, the reason and how much was read.
 func (e *ListError) Error() string {
 	return fmt.Sprintf("mcptool: server %q: tools/list: %s (%d tools in %d pages read)", e.Server, e.Reason, e.Tools, e.Pages)
 }

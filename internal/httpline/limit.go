@@ -30,6 +30,7 @@ type TooLargeError struct {
 	Limit int64
 }
 
+// Error names what was too large and the limit, and where to raise it.
 func (e *TooLargeError) Error() string {
 	return e.What + " is larger than the " + limitSize(e.Limit) + " limit (Config.MaxResponseBytes)"
 }
