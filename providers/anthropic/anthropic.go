@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"os"
 	"strings"
@@ -104,18 +103,15 @@ const (
 // A Model is safe for concurrent use by multiple goroutines; it holds no
 // per-request state.
 type Model struct {
-	endpoint  string // base + "/v1/messages"
+	endpoint  httpline.Endpoint
 	base      string
 	model     string
-	key       string // redacted from every error; see errors.go
+	keySet    bool
 	version   string
 	legacy    bool // version 2023-06-01: temperature and top_p allowed
 	maxTokens int
 	thinking  json.RawMessage
 	caching   bool
-	client    *http.Client
-	retry     retry.Policy
-	limit     int64 // of a reply's bytes; negative: none
 }
 
 var (
@@ -140,10 +136,6 @@ func New(cfg Config) *Model {
 	if key == "" {
 		key = strings.TrimSpace(os.Getenv("ANTHROPIC_API_KEY"))
 	}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = httpline.DefaultClient()
-	}
 	version := strings.TrimSpace(cfg.Version)
 	if version == "" {
 		version = DefaultVersion
@@ -152,26 +144,38 @@ func New(cfg Config) *Model {
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	return &Model{
-		endpoint:  base + "/v1/messages",
+	header := http.Header{"Anthropic-Version": {version}}
+	if key != "" {
+		header.Set("X-Api-Key", key)
+	}
+	m := &Model{
 		base:      base,
 		model:     cfg.Model,
-		key:       key,
+		keySet:    key != "",
 		version:   version,
 		legacy:    version == Version20230601,
 		maxTokens: maxTokens,
 		thinking:  bytes.Clone(cfg.Thinking),
 		caching:   cfg.PromptCaching,
-		client:    client,
-		retry:     retry.Policy{MaxRetries: cfg.MaxRetries},
-		limit:     httpline.ResponseLimit(cfg.MaxResponseBytes),
 	}
+	m.endpoint = httpline.Endpoint{
+		Provider:    providerName,
+		URL:         base + "/v1/messages",
+		Header:      header,
+		Secret:      key,
+		Client:      cfg.HTTPClient,
+		Retry:       retry.Policy{MaxRetries: cfg.MaxRetries},
+		Limit:       httpline.ResponseLimit(cfg.MaxResponseBytes),
+		ParseError:  m.parseError,
+		Unreachable: "cannot connect to " + base + "; is the server running?",
+	}
+	return m
 }
 
 // String describes the model without its API key, so that logging a Model
 // cannot leak the key.
 func (m *Model) String() string {
-	return "anthropic.Model(" + m.redact(m.endpoint) + ", model " + m.model + ")"
+	return "anthropic.Model(" + m.endpoint.Redact(m.endpoint.URL) + ", model " + m.model + ")"
 }
 
 // GoString is String, for %#v.
@@ -181,106 +185,40 @@ func (m *Model) GoString() string { return m.String() }
 // [*chat.ProviderError] values; see the package documentation. The reply's
 // Attempts, or the error's, is the number of requests sent.
 func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
-	var attempts int
-	resp, err := m.chat(ctx, req, &attempts)
-	return retry.Count(resp, err, attempts)
-}
-
-func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, false)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := m.post(ctx, body, model, false, attempts)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	return m.reply(ctx, resp, model)
+	return m.endpoint.Call(ctx, model, "application/json", body, func(r *httpline.Reply) (*chat.Response, error) {
+		return m.reply(ctx, r)
+	})
 }
 
 // reply reads a reply that is not streamed.
-func (m *Model) reply(ctx context.Context, resp *http.Response, model string) (*chat.Response, error) {
-	reqID := requestID(resp.Header)
-	data, err := httpline.ReadBody(resp, m.limit)
+func (m *Model) reply(ctx context.Context, r *httpline.Reply) (*chat.Response, error) {
+	data, err := r.ReadAll(ctx)
 	if err != nil {
-		return nil, withRequestID(m.readError(ctx, model, resp.StatusCode, err), reqID)
+		return nil, err
 	}
 	var wr messageResponse
 	if err := json.Unmarshal(data, &wr); err != nil {
-		return nil, withRequestID(m.badResponse(model, resp.StatusCode, decodeProblem("response", err)), reqID)
+		return nil, r.BadResponse(decodeProblem("response", err))
 	}
 	if wr.Type == "error" || len(wr.Error) > 0 && string(wr.Error) != "null" {
-		return nil, withRequestID(m.inBandError(model, resp.StatusCode, data), reqID)
+		return nil, inBandError(r, data)
 	}
 	if wr.Type != "message" && wr.Type != "" {
-		return nil, withRequestID(m.badResponse(model, resp.StatusCode, "response is of type "+quote(wr.Type)+", not a message"), reqID)
+		return nil, r.BadResponse("response is of type " + quote(wr.Type) + ", not a message")
 	}
 	a := assembler{model: wr.Model, stop: wr.StopReason, usage: wr.Usage}
 	for _, raw := range wr.Content {
 		if err := a.addBlock(raw); err != nil {
-			return nil, withRequestID(m.badResponse(model, resp.StatusCode, decodeProblem("content block", err)), reqID)
+			return nil, r.BadResponse(decodeProblem("content block", err))
 		}
 	}
-	out, err := a.response(m, model, resp.StatusCode)
-	return out, withRequestID(err, reqID)
-}
-
-// post sends body, again when the server or the connection failed in a
-// way that is retried, and returns a 2xx response whose body is unread; any
-// other status is read and turned into a *chat.ProviderError. It sets
-// *attempts to the number of requests made.
-func (m *Model) post(ctx context.Context, body []byte, model string, stream bool, attempts *int) (*http.Response, error) {
-	var resp *http.Response
-	n, err := m.retry.Do(ctx, func() error {
-		var err error
-		resp, err = m.send(ctx, body, model, stream)
-		return err
-	})
-	*attempts = n
+	out, err := a.response()
 	if err != nil {
-		return nil, err
+		return nil, r.BadResponse(err.Error())
 	}
-	return resp, nil
-}
-
-// send makes one request: it sends body and returns a 2xx response; any
-// other status is read and turned into a *chat.ProviderError.
-func (m *Model) send(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, m.badRequest(model, "invalid BaseURL: "+err.Error())
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	if stream {
-		hr.Header.Set("Accept", "text/event-stream")
-	} else {
-		hr.Header.Set("Accept", "application/json")
-	}
-	hr.Header.Set("Anthropic-Version", m.version)
-	if m.key != "" {
-		hr.Header.Set("X-Api-Key", m.key)
-	}
-	resp, err := m.client.Do(hr)
-	if err != nil {
-		return nil, m.transportError(ctx, model, 0, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		defer resp.Body.Close()
-		return nil, m.statusError(resp, model)
-	}
-	return resp, nil
-}
-
-// readError reports a failure to read a reply's body: too large, cut
-// short, or the context ended.
-func (m *Model) readError(ctx context.Context, model string, status int, err error) error {
-	var tl *httpline.TooLargeError
-	switch {
-	case errors.As(err, &tl):
-		return m.badResponse(model, status, tl.Error())
-	case ctx.Err() != nil:
-		return m.transportError(ctx, model, status, err)
-	}
-	return m.cutOff(model, status, "response body", err)
+	return out, nil
 }

@@ -1,17 +1,12 @@
 package anthropic
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -19,9 +14,6 @@ import (
 )
 
 const providerName = "anthropic"
-
-// maxErrorBody bounds how much of an error response is read.
-const maxErrorBody = 64 << 10
 
 // errorTypes maps the API's error types to the chat sentinels. The API
 // documents that types may be added: an unknown one is judged by the
@@ -77,72 +69,38 @@ func parseError(body []byte) apiError {
 	return e
 }
 
-// requestID returns the id the server gave the request.
-func requestID(h http.Header) string {
-	if id := h.Get("Request-Id"); id != "" {
-		return id
-	}
-	return h.Get("X-Request-Id")
-}
-
-// withRequestID sets the request id of err, when it is a
-// *chat.ProviderError, to id from the response's header, which wins over
-// an id in the body; it returns err.
-func withRequestID(err error, id string) error {
-	var pe *chat.ProviderError
-	if id != "" && errors.As(err, &pe) {
-		pe.RequestID = id
-	}
-	return err
-}
-
-// statusError turns a non-2xx response into a ProviderError carrying the
-// server's message, never the raw body.
-func (m *Model) statusError(resp *http.Response, model string) error {
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	ae := parseError(data)
-	msg := m.redact(ae.Message)
-	pe := &chat.ProviderError{
-		Provider:   providerName,
-		StatusCode: resp.StatusCode,
-		Model:      model,
-		Message:    msg,
-		RetryAfter: httpline.RetryAfter(resp.Header.Get("Retry-After"), time.Now()),
-		RequestID:  requestID(resp.Header),
-		Err:        errorTypes[ae.Type],
+// parseError reads the error body of a failed status into pe (see
+// httpline.Endpoint.ParseError): the message, the sentinel of the error's
+// type when it is known, and the body's request_id when no header gave
+// one.
+func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []byte) {
+	ae := parseError(body)
+	pe.Message = ae.Message
+	if err := errorTypes[ae.Type]; err != nil {
+		pe.Err = err
 	}
 	if pe.RequestID == "" {
 		pe.RequestID = ae.RequestID
 	}
-	if pe.Err == nil {
-		pe.Err = httpline.StatusError(resp.StatusCode)
-	}
 	switch {
-	case resp.StatusCode == http.StatusBadRequest && noToolSupport(msg):
+	case resp.StatusCode == http.StatusBadRequest && noToolSupport(ae.Message):
 		pe.Err = chat.ErrToolsNotSupported
-	case resp.StatusCode == http.StatusNotFound && ae.Type != "not_found_error" && msg == "":
+	case resp.StatusCode == http.StatusNotFound && ae.Type != "not_found_error" && ae.Message == "":
 		// A web server's page, not the API's word on a model: the URL
 		// is wrong. The page is not quoted.
 		pe.Err = chat.ErrBadRequest
-		pe.Message = "no /v1/messages at " + m.redact(m.base)
-	case resp.StatusCode == http.StatusUnauthorized && m.key == "":
-		pe.Message = strings.TrimPrefix(msg+"; no API key is set (Config.APIKey or ANTHROPIC_API_KEY)", "; ")
-	case msg == "":
-		pe.Message = http.StatusText(resp.StatusCode)
+		pe.Message = "no /v1/messages at " + m.base
+	case resp.StatusCode == http.StatusUnauthorized && !m.keySet:
+		pe.Message = strings.TrimPrefix(ae.Message+"; no API key is set (Config.APIKey or ANTHROPIC_API_KEY)", "; ")
 	}
-	// A 1xx or 3xx the client did not follow is a bad response.
-	if pe.Err == nil {
-		pe.Err = chat.ErrBadResponse
-	}
-	return pe
 }
 
 // inBandError reports an error received with a 2xx status: an error body,
 // or a stream's error event. Its type gives the sentinel; an unknown
 // type is a server error.
-func (m *Model) inBandError(model string, status int, raw []byte) error {
+func inBandError(r *httpline.Reply, raw []byte) error {
 	ae := parseError(raw)
-	msg := m.redact(ae.Message)
+	msg := ae.Message
 	if msg == "" {
 		msg = "the server reported an error without a message"
 	}
@@ -153,76 +111,18 @@ func (m *Model) inBandError(model string, status int, raw []byte) error {
 	case err == nil:
 		err = chat.ErrServer
 	}
-	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, RequestID: ae.RequestID, Err: err}
-}
-
-func (m *Model) badRequest(model, msg string) error {
-	return &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest, Message: m.redact(msg)}
-}
-
-func (m *Model) badResponse(model string, status int, msg string) error {
-	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: m.redact(msg), Err: chat.ErrBadResponse}
-}
-
-// cutOff reports a body or stream that ended early: a malformed response
-// whose cause is the read error.
-func (m *Model) cutOff(model string, status int, what string, err error) error {
-	if errors.Is(err, io.EOF) {
-		err = io.ErrUnexpectedEOF
-	}
-	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model,
-		Err: fmt.Errorf("%w: %s cut off: %w", chat.ErrBadResponse, what, m.redactErr(err))}
-}
-
-// transportError wraps a failure to send or read. A cancelled or expired
-// ctx is reported as ctx.Err(), so errors.Is(err, context.Canceled) holds.
-func (m *Model) transportError(ctx context.Context, model string, status int, err error) error {
-	pe := &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: m.redactErr(err)}
-	if ctx.Err() != nil {
-		pe.Err = ctx.Err()
-		return pe
-	}
-	if errors.Is(err, syscall.ECONNREFUSED) {
-		pe.Message = "cannot connect to " + m.redact(m.base) + "; is the server running?"
+	pe := r.Error(err, msg)
+	if pe.RequestID == "" {
+		pe.RequestID = ae.RequestID
 	}
 	return pe
 }
 
-// minSecretLen is the shortest key that is redacted. Shorter values are
-// placeholders such as "ollama" that local servers accept, and replacing
-// them would garble ordinary words in messages.
-const minSecretLen = 8
-
-// redact removes the API key from s: a server may echo the x-api-key
-// header, or a URL may hold a key, in an error message.
-func (m *Model) redact(s string) string {
-	if len(m.key) < minSecretLen || !strings.Contains(s, m.key) {
-		return s
-	}
-	return strings.ReplaceAll(s, m.key, "[redacted]")
+// badRequest is the error of a request that cannot be built: nothing is
+// sent.
+func (m *Model) badRequest(model, msg string) error {
+	return &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest, Message: m.endpoint.Redact(msg)}
 }
-
-// redactErr returns err with the key removed from its message. A
-// *url.Error, which quotes the request URL, is rebuilt with the URL
-// redacted, so no error in the chain shows the key and errors.Is and
-// errors.As still reach the net error inside. Any other error is wrapped.
-func (m *Model) redactErr(err error) error {
-	if len(m.key) < minSecretLen || !strings.Contains(err.Error(), m.key) {
-		return err
-	}
-	if ue, ok := err.(*url.Error); ok {
-		return &url.Error{Op: ue.Op, URL: m.redact(ue.URL), Err: m.redactErr(ue.Err)}
-	}
-	return &redactedError{msg: m.redact(err.Error()), err: err}
-}
-
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
 
 // noToolPhrases are what servers say when a model cannot take tools
 // (Ollama: "... does not support tools").

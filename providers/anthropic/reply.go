@@ -142,8 +142,8 @@ func (a *assembler) append(b *replyBlock) {
 	a.blocks = append(a.blocks, b)
 }
 
-// response builds the reply; status is for errors.
-func (a *assembler) response(m *Model, model string, status int) (*chat.Response, error) {
+// response builds the reply. Its error says what is wrong with the reply.
+func (a *assembler) response() (*chat.Response, error) {
 	msg := chat.Message{Role: chat.RoleAssistant}
 	var texts, thoughts []string
 	keep := false // a block other than text and tool_use: keep them all
@@ -177,14 +177,14 @@ func (a *assembler) response(m *Model, model string, status int) (*chat.Response
 	if keep {
 		pd, err := a.providerData(msg.ToolCalls)
 		if err != nil {
-			return nil, m.badResponse(model, status, err.Error())
+			return nil, err
 		}
 		msg.ProviderData = pd
 	}
 
 	finish, err := finishReason(a.stop, len(msg.ToolCalls) > 0)
 	if err != nil {
-		return nil, m.badResponse(model, status, err.Error())
+		return nil, err
 	}
 	return &chat.Response{Message: msg, FinishReason: finish, Usage: a.usage.usage(), Model: a.model}, nil
 }

@@ -1,11 +1,9 @@
 package anthropic
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -13,7 +11,6 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
-	"github.com/toolcall-go/toolcall/internal/retry"
 )
 
 // Stream sends req with "stream": true, yields each piece of text and each
@@ -29,12 +26,6 @@ import (
 // Requests are retried only until a 2xx response arrives: once the stream
 // has begun, a failure ends the call and no request is sent again.
 func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
-	var attempts int
-	resp, err := m.stream(ctx, req, yield, &attempts)
-	return retry.Count(resp, err, attempts)
-}
-
-func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, true)
 	if err != nil {
 		return nil, err
@@ -42,23 +33,18 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if yield == nil {
 		yield = func(chat.Delta) bool { return true }
 	}
-	resp, err := m.post(ctx, body, model, true, attempts)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
-		// A server that answers a stream request with a whole reply.
-		out, err := m.reply(ctx, resp, model)
-		if err == nil && !yieldReply(out, yield) {
-			return nil, chat.ErrStreamStopped
+	return m.endpoint.Call(ctx, model, "text/event-stream", body, func(r *httpline.Reply) (*chat.Response, error) {
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
+			// A server that answers a stream request with a whole reply.
+			out, err := m.reply(ctx, r)
+			if err == nil && !yieldReply(out, yield) {
+				return nil, chat.ErrStreamStopped
+			}
+			return out, err
 		}
-		return out, err
-	}
-	reqID := requestID(resp.Header)
-	s := streamState{m: m, model: model, status: resp.StatusCode, yield: yield}
-	out, err := s.read(ctx, bufio.NewReaderSize(resp.Body, 128<<10))
-	return out, withRequestID(err, reqID)
+		s := streamState{r: r, yield: yield}
+		return s.read(ctx, r.Lines())
+	})
 }
 
 // yieldReply yields a whole reply as a stream would: its text, then each
@@ -78,30 +64,22 @@ func yieldReply(r *chat.Response, yield func(chat.Delta) bool) bool {
 
 // streamState is one stream being read.
 type streamState struct {
-	m      *Model
-	model  string
-	status int
-	yield  func(chat.Delta) bool
-	a      assembler
-	size   int64 // bytes of text, thinking and arguments so far
-	stop   bool  // a stop_reason arrived
+	r     *httpline.Reply
+	yield func(chat.Delta) bool
+	a     assembler
+	size  int64 // bytes of text, thinking and arguments so far
+	stop  bool  // a stop_reason arrived
 }
 
 // errStopped ends the reading when yield returned false.
 var errStopped = chat.ErrStreamStopped
 
-func (s *streamState) read(ctx context.Context, br *bufio.Reader) (*chat.Response, error) {
+func (s *streamState) read(ctx context.Context, lines *httpline.LineReader) (*chat.Response, error) {
 	errorEvent := false // the event being read was announced as "event: error"
 	for {
-		line, readErr := httpline.Read(br)
+		line, readErr := lines.Next()
 		if readErr != nil && readErr != io.EOF {
-			switch {
-			case errors.Is(readErr, httpline.ErrTooLong):
-				return nil, s.m.badResponse(s.model, s.status, "stream line longer than 16 MiB")
-			case ctx.Err() != nil:
-				return nil, s.m.transportError(ctx, s.model, s.status, readErr)
-			}
-			return nil, s.m.cutOff(s.model, s.status, "stream", readErr)
+			return nil, s.r.ReadError(ctx, "stream", readErr)
 		}
 		payload, f := sseLine(line)
 		switch f {
@@ -111,14 +89,14 @@ func (s *streamState) read(ctx context.Context, br *bufio.Reader) (*chat.Respons
 			errorEvent = string(payload) == "error"
 		case fieldData:
 			if errorEvent {
-				return nil, s.m.inBandError(s.model, s.status, payload)
+				return nil, inBandError(s.r, payload)
 			}
 			var ev streamEvent
 			if err := json.Unmarshal(payload, &ev); err != nil {
 				if readErr == io.EOF && !json.Valid(payload) {
-					return nil, s.m.cutOff(s.model, s.status, "stream", io.ErrUnexpectedEOF)
+					return nil, s.r.ReadError(ctx, "stream", io.ErrUnexpectedEOF)
 				}
-				return nil, s.m.badResponse(s.model, s.status, decodeProblem("stream event", err))
+				return nil, s.r.BadResponse(decodeProblem("stream event", err))
 			}
 			done, err := s.event(&ev, payload)
 			if err != nil {
@@ -126,18 +104,26 @@ func (s *streamState) read(ctx context.Context, br *bufio.Reader) (*chat.Respons
 			}
 			if done {
 				// Not waiting for EOF: a proxy may hold the connection open.
-				return s.a.response(s.m, s.model, s.status)
+				return s.response()
 			}
 		}
 		if readErr == io.EOF {
 			// A stream that ends after its stop reason but without
 			// message_stop is complete; any other was cut off.
 			if s.stop {
-				return s.a.response(s.m, s.model, s.status)
+				return s.response()
 			}
-			return nil, s.m.cutOff(s.model, s.status, "stream", io.ErrUnexpectedEOF)
+			return nil, s.r.ReadError(ctx, "stream", io.ErrUnexpectedEOF)
 		}
 	}
+}
+
+func (s *streamState) response() (*chat.Response, error) {
+	out, err := s.a.response()
+	if err != nil {
+		return nil, s.r.BadResponse(err.Error())
+	}
+	return out, nil
 }
 
 // streamEvent is the data of one server-sent event.
@@ -183,7 +169,7 @@ func (s *streamState) event(ev *streamEvent, payload []byte) (bool, error) {
 	case "message_stop":
 		return true, nil
 	case "error":
-		return false, s.m.inBandError(s.model, s.status, payload)
+		return false, inBandError(s.r, payload)
 	}
 	// ping, and events this package does not know, are ignored.
 	return false, nil
@@ -191,7 +177,7 @@ func (s *streamState) event(ev *streamEvent, payload []byte) (bool, error) {
 
 func (s *streamState) index(ev *streamEvent) (int, error) {
 	if ev.Index == nil {
-		return 0, s.m.badResponse(s.model, s.status, ev.Type+" event without an index")
+		return 0, s.r.BadResponse(ev.Type + " event without an index")
 	}
 	return *ev.Index, nil
 }
@@ -202,11 +188,11 @@ func (s *streamState) start(ev *streamEvent) error {
 		return err
 	}
 	if s.a.index[i] != nil {
-		return s.m.badResponse(s.model, s.status, fmt.Sprintf("content block %d started twice", i))
+		return s.r.BadResponse(fmt.Sprintf("content block %d started twice", i))
 	}
 	b := &replyBlock{}
 	if err := json.Unmarshal(ev.ContentBlock, &b.contentBlock); err != nil || b.Type == "" {
-		return s.m.badResponse(s.model, s.status, fmt.Sprintf("content_block_start %d has no block with a type", i))
+		return s.r.BadResponse(fmt.Sprintf("content_block_start %d has no block with a type", i))
 	}
 	s.add(i, b)
 	switch b.Type {
@@ -254,7 +240,7 @@ func (s *streamState) delta(ev *streamEvent) error {
 		s.add(i, b)
 	}
 	if b == nil {
-		return s.m.badResponse(s.model, s.status, fmt.Sprintf("%s for content block %d, which did not start", d.Type, i))
+		return s.r.BadResponse(fmt.Sprintf("%s for content block %d, which did not start", d.Type, i))
 	}
 	want := map[string]string{
 		"text_delta":       "text",
@@ -266,7 +252,7 @@ func (s *streamState) delta(ev *streamEvent) error {
 		return nil // citations_delta and deltas this package does not know
 	}
 	if b.Type != want {
-		return s.m.badResponse(s.model, s.status, fmt.Sprintf("%s for content block %d, which is %s", d.Type, i, b.Type))
+		return s.r.BadResponse(fmt.Sprintf("%s for content block %d, which is %s", d.Type, i, b.Type))
 	}
 	switch d.Type {
 	case "text_delta":
@@ -337,8 +323,8 @@ func (s *streamState) text(b *replyBlock, t string) error {
 // before they are kept.
 func (s *streamState) grow(n int) error {
 	s.size += int64(n)
-	if s.m.limit >= 0 && s.size > s.m.limit {
-		return s.m.badResponse(s.model, s.status, (&httpline.TooLargeError{What: "streamed reply", Limit: s.m.limit}).Error())
+	if limit := s.r.Limit(); limit >= 0 && s.size > limit {
+		return s.r.TooLarge("streamed reply")
 	}
 	return nil
 }
