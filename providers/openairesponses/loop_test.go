@@ -1,8 +1,11 @@
 package openairesponses_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"sync"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -85,4 +88,40 @@ func TestClientLoop(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConcurrentCalls: one Model serves Chat and Stream from many
+// goroutines at once (run with -race).
+func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
+	// Each request is answered as it asks: streamed or not.
+	var got *capture
+	srv, got := serve(t, func(w http.ResponseWriter, i int) {
+		name := "ollama/a_tools"
+		if bytes.Contains(got.get(t, i).body, []byte(`"stream":true`)) {
+			name = "ollama/b_tools_stream"
+		}
+		rec := loadRecording(t, name)
+		w.Header().Set("Content-Type", rec.contentType)
+		_, _ = w.Write(rec.body)
+	})
+	m := newModel(srv, openairesponses.Config{})
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("What is the weather in Paris?")}, Tools: []chat.ToolDefinition{weatherTool}}
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			var resp *chat.Response
+			var err error
+			if i%2 == 0 {
+				resp, err = m.Chat(context.Background(), req)
+			} else {
+				resp, err = m.Stream(context.Background(), req, nil)
+			}
+			if assert.NoError(t, err) && assert.Len(t, resp.Message.ToolCalls, 1) {
+				assert.Equal(t, ollamaArgs, string(resp.Message.ToolCalls[0].Arguments))
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, 16, got.count())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -265,4 +266,34 @@ func TestStreamStopped(t *testing.T) {
 	resp, err := m.Stream(context.Background(), req, nil)
 	require.NoError(t, err)
 	assert.Equal(t, chat.FinishToolCalls, resp.FinishReason)
+}
+
+// TestRepeatedCallIDs: a reply of 5,000 calls with one call_id gets 5,000
+// ids of its own, in linear time (finding each a free suffix by trying
+// them all took minutes).
+func TestRepeatedCallIDs(t *testing.T) {
+	t.Parallel()
+	var body strings.Builder
+	body.WriteString(`{"status":"completed","output":[`)
+	for i := range 5000 {
+		if i > 0 {
+			body.WriteString(",")
+		}
+		body.WriteString(`{"type":"function_call","call_id":"call_1","name":"now","arguments":"{}"}`)
+	}
+	body.WriteString(`]}`)
+	srv, _ := serve(t, func(w http.ResponseWriter, _ int) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, body.String())
+	})
+	resp, err := newModel(srv, openairesponses.Config{}).Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
+	require.NoError(t, err)
+	require.Len(t, resp.Message.ToolCalls, 5000)
+	seen := map[string]bool{}
+	for _, c := range resp.Message.ToolCalls {
+		seen[c.ID] = true
+	}
+	assert.Len(t, seen, 5000)
+	assert.Equal(t, "call_1", resp.Message.ToolCalls[0].ID)
+	assert.Equal(t, "call_1_4999", resp.Message.ToolCalls[4999].ID)
 }
