@@ -155,14 +155,14 @@ func TestErrorMessages(t *testing.T) {
 			name:     "openai: 404 page, BaseURL ends in /v1",
 			err:      openai404("http://compat.invalid/v1", "404 page not found\n"),
 			want:     `openai: HTTP 404: model "gpt-4o-mini": bad request: no /chat/completions at http://compat.invalid/v1`,
-			is:       chat.ErrModelNotFound,
+			is:       chat.ErrBadRequest,
 			provider: true,
 		},
 		{
 			name:     "openai: 404 page, BaseURL without /v1",
 			err:      openai404("http://compat.invalid", "404 page not found\n"),
 			want:     `openai: HTTP 404: model "gpt-4o-mini": bad request: no /chat/completions at http://compat.invalid; BaseURL usually ends in /v1`,
-			is:       chat.ErrModelNotFound,
+			is:       chat.ErrBadRequest,
 			provider: true,
 		},
 		{
