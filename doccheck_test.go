@@ -232,6 +232,52 @@ func TestSecurityGuaranteesNameRealTests(t *testing.T) {
 		}
 	}
 	assert.Greater(t, named, 10)
+
+	// The table of trust boundaries has a row for each, naming at least one
+	// test, each declared in the package the row says.
+	rows := map[string]bool{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) != 6 || strings.HasPrefix(strings.TrimSpace(cells[1]), "Boundary") || strings.HasPrefix(cells[1], "---") {
+			continue
+		}
+		boundary := strings.TrimSpace(cells[1])
+		rows[boundary] = true
+		dir, tests := ".", 0
+		for _, item := range strings.Split(cells[4], ",") {
+			item = strings.TrimSpace(item)
+			if pkg, name, ok := strings.Cut(item, ": "); ok {
+				dir, item = pkg, name
+				if _, err := os.Stat(dir); err != nil {
+					dir = filepath.Join("providers", pkg)
+				}
+			}
+			tests++
+			assert.True(t, declaredIn(t, dir, item), "SECURITY.md: %q names %s, which %s does not declare", boundary, item, dir)
+		}
+		assert.Positive(t, tests, "SECURITY.md: %q names no test", boundary)
+	}
+	for _, want := range []string{"The model's output", "Stored paused state", "Session state", "MCP servers over stdio", "MCP servers over HTTP", "Provider replies", "Middleware, approvers and hooks"} {
+		found := false
+		for r := range rows {
+			found = found || strings.HasPrefix(r, want)
+		}
+		assert.True(t, found, "SECURITY.md's table of trust boundaries lacks %q", want)
+	}
+}
+
+// declaredIn reports whether a test file in dir declares func name.
+func declaredIn(t *testing.T, dir, name string) bool {
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	require.NoError(t, err)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		if strings.Contains(string(src), "\nfunc "+name+"(") {
+			return true
+		}
+	}
+	return false
 }
 
 // apiBudget bounds the root package's exported top-level identifiers
