@@ -2,17 +2,13 @@ package openairesponses
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -21,22 +17,11 @@ import (
 
 const providerName = "openairesponses"
 
-// maxErrorBody bounds how much of an error response is read.
-const maxErrorBody = 64 << 10
-
-// statusError turns a non-2xx response into a ProviderError carrying the
-// server's message, never the raw body.
-func (m *Model) statusError(resp *http.Response, model string) error {
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	msg := m.redact(serverMessage(data))
-	pe := &chat.ProviderError{
-		Provider:   providerName,
-		StatusCode: resp.StatusCode,
-		Model:      model,
-		Message:    msg,
-		RetryAfter: retryAfter(resp.Header, time.Now()),
-		Err:        httpline.StatusError(resp.StatusCode),
-	}
+// parseError reads an error body into pe (see httpline.Endpoint.ParseError):
+// the server's message, and what a 400, a 401 or a 404 means.
+func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []byte) {
+	msg := serverMessage(body)
+	pe.Message = msg
 	switch {
 	case resp.StatusCode == http.StatusBadRequest && noToolSupport(msg):
 		pe.Err = chat.ErrToolsNotSupported
@@ -44,17 +29,10 @@ func (m *Model) statusError(resp *http.Response, model string) error {
 		// Servers say in JSON that a model is missing; any other 404 (a
 		// web server's page, {"detail":"Not Found"}) is a wrong URL.
 		pe.Err = chat.ErrBadRequest
-		pe.Message = "no /responses at " + m.redact(m.base) + m.v1Hint()
+		pe.Message = "no /responses at " + m.base + m.v1Hint()
 	case resp.StatusCode == http.StatusUnauthorized && m.key == "":
 		pe.Message = strings.TrimPrefix(msg+"; no API key is set (Config.APIKey or OPENAI_API_KEY)", "; ")
-	case msg == "":
-		pe.Message = http.StatusText(resp.StatusCode)
 	}
-	// A 1xx or 3xx the client did not follow is a bad response.
-	if pe.Err == nil {
-		pe.Err = chat.ErrBadResponse
-	}
-	return pe
 }
 
 // v1Hint is the advice added to a 404 when BaseURL does not end in /v1,
@@ -69,24 +47,24 @@ func (m *Model) v1Hint() string {
 
 // inBandError reports an error received with a 2xx status: in a reply
 // body, or as a stream's error event. code is the error's code, if any.
-func (m *Model) inBandError(model string, status int, code, msg string) error {
-	msg = m.redact(strings.TrimSpace(msg))
+func inBandError(rep *httpline.Reply, code, msg string) error {
+	msg = strings.TrimSpace(msg)
 	if msg == "" {
 		msg = "the server reported an error without a message"
 		if code != "" {
 			msg += " (code " + code + ")"
 		}
 	}
-	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: msg, Err: codeError(code, msg)}
+	return rep.Error(codeError(code, msg), msg)
 }
 
 // failedError reports a response whose status is "failed", with the
 // server's message.
-func (m *Model) failedError(model string, status int, e *apiError) error {
+func failedError(rep *httpline.Reply, e *apiError) error {
 	if e == nil {
-		return m.inBandError(model, status, "", "response failed")
+		return inBandError(rep, "", "response failed")
 	}
-	return m.inBandError(model, status, e.code(), e.Message)
+	return inBandError(rep, e.code(), e.Message)
 }
 
 // code returns the error's code as text ("" when none).
@@ -116,76 +94,6 @@ func codeError(code, msg string) error {
 	}
 	return chat.ErrServer
 }
-
-func (m *Model) badResponse(model string, status int, msg string) error {
-	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Message: m.redact(msg), Err: chat.ErrBadResponse}
-}
-
-// readError reports a failure to read the body of a 2xx response, what
-// ("response body", "stream"): a reply larger than the limit, or one cut
-// off, are malformed responses; the read error stays in the chain. A
-// cancelled or expired ctx is reported as ctx.Err().
-func (m *Model) readError(ctx context.Context, model string, status int, what string, err error) error {
-	var tl *httpline.TooLargeError
-	switch {
-	case ctx.Err() != nil:
-		return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: ctx.Err()}
-	case errors.As(err, &tl):
-		return m.badResponse(model, status, tl.Error())
-	}
-	return &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model,
-		Err: fmt.Errorf("%w: %s cut off: %w", chat.ErrBadResponse, what, m.redactErr(err))}
-}
-
-// transportError wraps a failure to send or read. A cancelled or expired
-// ctx is reported as ctx.Err(), so errors.Is(err, context.Canceled) holds.
-func (m *Model) transportError(ctx context.Context, model string, status int, err error) error {
-	pe := &chat.ProviderError{Provider: providerName, StatusCode: status, Model: model, Err: m.redactErr(err)}
-	if ctx.Err() != nil {
-		pe.Err = ctx.Err()
-		return pe
-	}
-	if errors.Is(err, syscall.ECONNREFUSED) {
-		pe.Message = "cannot connect to " + m.redact(m.base) + "; is the server running?"
-	}
-	return pe
-}
-
-// minSecretLen is the shortest key that is redacted. Shorter values are
-// placeholders such as "ollama" or "none" that local servers accept, and
-// replacing them would garble ordinary words in messages.
-const minSecretLen = 8
-
-// redact removes the API key from s: a server may echo the Authorization
-// header, or a URL may hold a key, in an error message.
-func (m *Model) redact(s string) string {
-	if len(m.key) < minSecretLen || !strings.Contains(s, m.key) {
-		return s
-	}
-	return strings.ReplaceAll(s, m.key, "[redacted]")
-}
-
-// redactErr returns err with the key removed from its message. A
-// *url.Error, which quotes the request URL, is rebuilt with the URL
-// redacted, so no error in the chain shows the key and errors.Is and
-// errors.As still reach the net error inside. Any other error is wrapped.
-func (m *Model) redactErr(err error) error {
-	if len(m.key) < minSecretLen || !strings.Contains(err.Error(), m.key) {
-		return err
-	}
-	if ue, ok := err.(*url.Error); ok {
-		return &url.Error{Op: ue.Op, URL: m.redact(ue.URL), Err: m.redactErr(ue.Err)}
-	}
-	return &redactedError{msg: m.redact(err.Error()), err: err}
-}
-
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
 
 // noToolPhrases are what servers say when a model or server cannot take
 // tools (Ollama: "... does not support tools"; llama.cpp's server without
@@ -280,13 +188,4 @@ func decodeProblem(what string, err error) string {
 		return fmt.Sprintf("%s does not fit the Responses API format: field %q is a JSON %s", what, typ.Field, typ.Value)
 	}
 	return fmt.Sprintf("%s does not fit the Responses API format: %v", what, err)
-}
-
-// retryAfter reads how long the server asks to wait: OpenAI's
-// retry-after-ms, else the HTTP Retry-After header.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	if ms, err := strconv.ParseFloat(strings.TrimSpace(h.Get("Retry-After-Ms")), 64); err == nil && ms > 0 && ms < 1e12 {
-		return time.Duration(ms * float64(time.Millisecond))
-	}
-	return httpline.RetryAfter(h.Get("Retry-After"), now)
 }

@@ -9,6 +9,6 @@ import (
 // jitter from jitter (nil: random), so that tests of the retries never
 // sleep and know each wait.
 func SetRetryHooks(m *Model, sleep func(context.Context, time.Duration) error, jitter func() float64) {
-	m.retry.Sleep = sleep
-	m.retry.Jitter = jitter
+	m.ep.Retry.Sleep = sleep
+	m.ep.Retry.Jitter = jitter
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/httpline"
 )
 
 // response is a Responses API response object: a reply, or the response
@@ -224,7 +226,7 @@ func (a *assembler) addReasoning(raw json.RawMessage, it *outputItem) {
 
 // response builds the reply from the assembled items and the final
 // response object: its status says whether the reply is whole.
-func (a *assembler) response(r *response, m *Model, model string, status int) (*chat.Response, error) {
+func (a *assembler) response(r *response, rep *httpline.Reply) (*chat.Response, error) {
 	if r.Model != "" {
 		a.model = r.Model
 	}
@@ -255,12 +257,12 @@ func (a *assembler) response(r *response, m *Model, model string, status int) (*
 		default:
 			// A reply cut for a reason this package does not know may
 			// hold half a call: it is not an answer.
-			return nil, m.badResponse(model, status, fmt.Sprintf("response incomplete, reason %q", reason))
+			return nil, rep.BadResponse(fmt.Sprintf("response incomplete, reason %q", reason))
 		}
 	case "failed":
-		return nil, m.failedError(model, status, r.Error)
+		return nil, failedError(rep, r.Error)
 	default:
-		return nil, m.badResponse(model, status, fmt.Sprintf("response status %q, not a finished response", r.Status))
+		return nil, rep.BadResponse(fmt.Sprintf("response status %q, not a finished response", r.Status))
 	}
 	if len(a.calls) > 0 {
 		out.Message.ToolCalls = make([]chat.ToolCall, len(a.calls))

@@ -1,10 +1,8 @@
 package openairesponses
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -75,14 +73,10 @@ const (
 // A Model is safe for concurrent use by multiple goroutines; it holds no
 // per-request state.
 type Model struct {
-	endpoint string // base + "/responses"
-	base     string
-	model    string
-	key      string // redacted from every error; see errors.go
-	auth     string // "Bearer " + key, built once
-	client   *http.Client
-	retry    retry.Policy
-	limit    int64 // of a reply, in bytes; negative: none
+	ep    httpline.Endpoint
+	base  string
+	model string
+	key   string
 }
 
 var (
@@ -106,21 +100,21 @@ func New(cfg Config) *Model {
 	if key == "" {
 		key = strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
 	}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = httpline.DefaultClient()
-	}
-	m := &Model{
-		endpoint: base + "/responses",
-		base:     base,
-		model:    cfg.Model,
-		key:      key,
-		client:   client,
-		retry:    retry.Policy{MaxRetries: cfg.MaxRetries},
-		limit:    httpline.ResponseLimit(cfg.MaxResponseBytes),
-	}
+	m := &Model{base: base, model: cfg.Model, key: key}
+	header := http.Header{}
 	if key != "" {
-		m.auth = "Bearer " + key
+		header.Set("Authorization", "Bearer "+key)
+	}
+	m.ep = httpline.Endpoint{
+		Provider:    providerName,
+		URL:         base + "/responses",
+		Header:      header,
+		Secret:      key,
+		Client:      cfg.HTTPClient,
+		Retry:       retry.Policy{MaxRetries: cfg.MaxRetries},
+		Limit:       httpline.ResponseLimit(cfg.MaxResponseBytes),
+		ParseError:  m.parseError,
+		Unreachable: "cannot connect to " + base + "; is the server running?",
 	}
 	return m
 }
@@ -128,7 +122,7 @@ func New(cfg Config) *Model {
 // String describes the model without its API key, so that logging a Model
 // cannot leak the key.
 func (m *Model) String() string {
-	return "openairesponses.Model(" + m.redact(m.endpoint) + ", model " + m.model + ")"
+	return "openairesponses.Model(" + m.ep.Redact(m.ep.URL) + ", model " + m.model + ")"
 }
 
 // GoString is String, for %#v.
@@ -138,113 +132,38 @@ func (m *Model) GoString() string { return m.String() }
 // [*chat.ProviderError] values; see the package documentation. The reply's
 // Attempts, or the error's, is the number of requests sent.
 func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
-	var attempts int
-	resp, err := m.chat(ctx, req, &attempts)
-	return retry.Count(resp, err, attempts)
-}
-
-func (m *Model) chat(ctx context.Context, req *chat.Request, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, false)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := m.post(ctx, body, model, false, attempts)
+	return m.ep.Call(ctx, model, "application/json", body, func(rep *httpline.Reply) (*chat.Response, error) {
+		return decode(ctx, rep)
+	})
+}
+
+// decode reads a reply that is not streamed.
+func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
+	data, err := rep.ReadAll(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
-	reply, err := m.readReply(ctx, resp, model)
-	return reply, withRequestID(err, resp)
-}
-
-// readReply reads and converts a reply that is not streamed.
-func (m *Model) readReply(ctx context.Context, resp *http.Response, model string) (*chat.Response, error) {
-	data, err := httpline.ReadBody(resp, m.limit)
-	if err != nil {
-		return nil, m.readError(ctx, model, resp.StatusCode, "response body", err)
-	}
 	var wr response
 	if err := json.Unmarshal(data, &wr); err != nil {
-		return nil, m.badResponse(model, resp.StatusCode, decodeProblem("response", err))
+		return nil, rep.BadResponse(decodeProblem("response", err))
 	}
 	if wr.Output == nil && wr.Status != "failed" {
 		if msg := serverMessage(data); msg != "" {
-			return nil, m.inBandError(model, resp.StatusCode, "", msg)
+			return nil, inBandError(rep, "", msg)
 		}
 		if wr.Status == "" {
-			return nil, m.badResponse(model, resp.StatusCode, "response has no output and no status")
+			return nil, rep.BadResponse("response has no output and no status")
 		}
 	}
 	var a assembler
 	for i, raw := range wr.Output {
 		if err := a.addItem(raw); err != nil {
-			return nil, m.badResponse(model, resp.StatusCode, decodeProblem(fmt.Sprintf("output item %d", i), err))
+			return nil, rep.BadResponse(decodeProblem(fmt.Sprintf("output item %d", i), err))
 		}
 	}
-	return a.response(&wr, m, model, resp.StatusCode)
-}
-
-// withRequestID records the server's id of the request in err, when err
-// is a *chat.ProviderError that has none yet.
-func withRequestID(err error, resp *http.Response) error {
-	var pe *chat.ProviderError
-	if err != nil && errors.As(err, &pe) && pe.RequestID == "" {
-		pe.RequestID = requestID(resp.Header)
-	}
-	return err
-}
-
-// requestID is the id the server gave the request: OpenAI's x-request-id,
-// or a request-id header.
-func requestID(h http.Header) string {
-	if id := h.Get("X-Request-Id"); id != "" {
-		return id
-	}
-	return h.Get("Request-Id")
-}
-
-// post sends body, again when the server or the connection failed in a
-// way that is retried, and returns a 2xx response whose body is unread; any
-// other status is read and turned into a *chat.ProviderError. It sets
-// *attempts to the number of requests made.
-func (m *Model) post(ctx context.Context, body []byte, model string, stream bool, attempts *int) (*http.Response, error) {
-	var resp *http.Response
-	n, err := m.retry.Do(ctx, func() error {
-		var err error
-		resp, err = m.send(ctx, body, model, stream)
-		return err
-	})
-	*attempts = n
-	if err != nil {
-		return nil, err
-	}
-	return resp, nil
-}
-
-// send makes one request: it sends body and returns a 2xx response; any
-// other status is read and turned into a *chat.ProviderError.
-func (m *Model) send(ctx context.Context, body []byte, model string, stream bool) (*http.Response, error) {
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, m.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest,
-			Message: m.redact("invalid BaseURL: " + err.Error())}
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	if stream {
-		hr.Header.Set("Accept", "text/event-stream")
-	} else {
-		hr.Header.Set("Accept", "application/json")
-	}
-	if m.auth != "" {
-		hr.Header.Set("Authorization", m.auth)
-	}
-	resp, err := m.client.Do(hr)
-	if err != nil {
-		return nil, m.transportError(ctx, model, 0, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		defer resp.Body.Close()
-		return nil, withRequestID(m.statusError(resp, model), resp)
-	}
-	return resp, nil
+	return a.response(&wr, rep)
 }

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -14,7 +13,6 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
-	"github.com/toolcall-go/toolcall/internal/retry"
 )
 
 // Stream sends req with "stream": true, yields each piece of text and each
@@ -32,12 +30,6 @@ import (
 // Requests are retried only until a 2xx response arrives: once the stream
 // has begun, a failure ends the call and no request is sent again.
 func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool) (*chat.Response, error) {
-	var attempts int
-	resp, err := m.stream(ctx, req, yield, &attempts)
-	return retry.Count(resp, err, attempts)
-}
-
-func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.Delta) bool, attempts *int) (*chat.Response, error) {
 	body, model, err := m.encode(req, true)
 	if err != nil {
 		return nil, err
@@ -45,31 +37,26 @@ func (m *Model) stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if yield == nil {
 		yield = func(chat.Delta) bool { return true }
 	}
-	resp, err := m.post(ctx, body, model, true, attempts)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if isJSON(resp.Header.Get("Content-Type")) {
-		// A server that does not stream answers with the whole reply.
-		reply, err := m.readReply(ctx, resp, model)
-		if err == nil && !yieldReply(reply, yield) {
-			return nil, chat.ErrStreamStopped
+	return m.ep.Call(ctx, model, "text/event-stream", body, func(rep *httpline.Reply) (*chat.Response, error) {
+		if isJSON(rep.Header.Get("Content-Type")) {
+			// A server that does not stream answers with the whole reply.
+			reply, err := decode(ctx, rep)
+			if err == nil && !yieldReply(reply, yield) {
+				return nil, chat.ErrStreamStopped
+			}
+			return reply, err
 		}
-		return reply, withRequestID(err, resp)
-	}
-	s := streamReader{m: m, model: model, status: resp.StatusCode, yield: yield}
-	reply, err := s.read(ctx, httpline.NewLineReader(resp.Body))
-	return reply, withRequestID(err, resp)
+		s := streamReader{rep: rep, yield: yield, limit: rep.Limit()}
+		return s.read(ctx, rep.Lines())
+	})
 }
 
 // A streamReader reads one stream of events into a reply.
 type streamReader struct {
-	m      *Model
-	model  string
-	status int
-	yield  func(chat.Delta) bool
-	a      assembler
+	rep   *httpline.Reply
+	limit int64 // of the reply, in bytes; negative: none
+	yield func(chat.Delta) bool
+	a     assembler
 	// slots maps an output item (by id, else by "#" and its output_index)
 	// to its call in a.calls.
 	slots map[string]int
@@ -82,10 +69,7 @@ func (s *streamReader) read(ctx context.Context, lines *httpline.LineReader) (*c
 	for {
 		line, readErr := lines.Next()
 		if readErr != nil && readErr != io.EOF {
-			if errors.Is(readErr, httpline.ErrTooLong) {
-				return nil, s.m.badResponse(s.model, s.status, "stream line longer than 16 MiB")
-			}
-			return nil, s.m.readError(ctx, s.model, s.status, "stream", readErr)
+			return nil, s.rep.ReadError(ctx, "stream", readErr)
 		}
 		payload, f := sseLine(line)
 		switch f {
@@ -95,7 +79,7 @@ func (s *streamReader) read(ctx context.Context, lines *httpline.LineReader) (*c
 			eventName = string(payload)
 		case fieldData:
 			if string(payload) == "[DONE]" {
-				return nil, s.m.badResponse(s.model, s.status, "stream ended before the response was complete (no response.completed)")
+				return nil, s.rep.BadResponse("stream ended before the response was complete (no response.completed)")
 			}
 			reply, done, err := s.event(payload, eventName, readErr == io.EOF)
 			if err != nil || done {
@@ -106,7 +90,7 @@ func (s *streamReader) read(ctx context.Context, lines *httpline.LineReader) (*c
 			}
 		}
 		if readErr == io.EOF {
-			return nil, s.m.badResponse(s.model, s.status, "stream ended before the response was complete (no response.completed)")
+			return nil, s.rep.BadResponse("stream ended before the response was complete (no response.completed)")
 		}
 	}
 }
@@ -152,9 +136,9 @@ func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Res
 	}
 	if err := json.Unmarshal(payload, &head); err != nil {
 		if atEOF && !json.Valid(payload) {
-			return nil, false, s.m.badResponse(s.model, s.status, "stream ended in the middle of an event")
+			return nil, false, s.rep.BadResponse("stream ended in the middle of an event")
 		}
-		return nil, false, s.m.badResponse(s.model, s.status, decodeProblem("stream event", err))
+		return nil, false, s.rep.BadResponse(decodeProblem("stream event", err))
 	}
 	typ := cmp.Or(head.Type, name)
 	if !handled[typ] {
@@ -162,7 +146,7 @@ func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Res
 	}
 	var ev event
 	if err := json.Unmarshal(payload, &ev); err != nil {
-		return nil, false, s.m.badResponse(s.model, s.status, decodeProblem(typ+" event", err))
+		return nil, false, s.rep.BadResponse(decodeProblem(typ+" event", err))
 	}
 	switch typ {
 	case "error":
@@ -170,19 +154,19 @@ func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Res
 		if e == nil {
 			e = &apiError{Code: ev.Code, Message: ev.Message}
 		}
-		return nil, false, s.m.inBandError(s.model, s.status, e.code(), e.Message)
+		return nil, false, inBandError(s.rep, e.code(), e.Message)
 	case "response.created", "response.in_progress":
 		if ev.Response != nil && ev.Response.Model != "" {
 			s.a.model = ev.Response.Model
 		}
 	case "response.completed", "response.incomplete", "response.failed":
 		if ev.Response == nil {
-			return nil, false, s.m.badResponse(s.model, s.status, typ+" event without a response")
+			return nil, false, s.rep.BadResponse(typ + " event without a response")
 		}
 		if !s.finish(ev.Response) {
 			return nil, false, chat.ErrStreamStopped
 		}
-		reply, err := s.a.response(ev.Response, s.m, s.model, s.status)
+		reply, err := s.a.response(ev.Response, s.rep)
 		return reply, true, err
 	case "response.output_item.added", "response.output_item.done":
 		if !s.item(&ev, typ == "response.output_item.done") {
@@ -320,8 +304,8 @@ func (s *streamReader) complete(i int, id, name string, args []byte) bool {
 // room returns an error when n more bytes would take the reply beyond
 // the response limit (or when it is beyond already, for n = 0).
 func (s *streamReader) room(n int) error {
-	if l := s.m.limit; l >= 0 && s.a.size()+int64(n) > l {
-		return s.m.badResponse(s.model, s.status, (&httpline.TooLargeError{What: "streamed reply", Limit: l}).Error())
+	if s.limit >= 0 && s.a.size()+int64(n) > s.limit {
+		return s.rep.TooLarge("streamed reply")
 	}
 	return nil
 }

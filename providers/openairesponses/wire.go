@@ -89,18 +89,12 @@ var reservedKeys = []string{"model", "input", "instructions", "stream", "tools",
 
 // encode builds the request body and returns it with the model name used.
 func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
-	if req == nil {
-		return nil, m.model, &chat.ProviderError{Provider: providerName, Model: m.model, Err: chat.ErrBadRequest, Message: "nil request"}
-	}
-	model := m.model
-	if req.Model != "" {
-		model = req.Model
-	}
-	if model == "" {
-		return nil, "", &chat.ProviderError{Provider: providerName, Err: chat.ErrBadRequest, Message: "no model: set Config.Model or Request.Model"}
+	model, err := m.ep.ModelOf(req, m.model)
+	if err != nil {
+		return nil, model, err
 	}
 	invalid := func(format string, args ...any) ([]byte, string, error) {
-		return nil, model, &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest, Message: m.redact(fmt.Sprintf(format, args...))}
+		return nil, model, m.ep.BadRequest(model, fmt.Sprintf(format, args...))
 	}
 	o := &req.Options
 	if o.Stop != nil {
