@@ -43,7 +43,7 @@ var cases = []exampleCase{
 	{name: "quickstart", args: []string{"-provider", "scripted"}, want: []string{
 		"answer:       It is 30°C and sunny in Paris.",
 	}},
-	{name: "quickstart", args: []string{"-provider", "nope"}, wantErr: "-provider must be scripted, openai or ollama, not nope"},
+	{name: "quickstart", args: []string{"-provider", "nope"}, wantErr: "-provider must be scripted, openai, responses, anthropic or ollama, not nope"},
 	{name: "datetime", want: []string{
 		"tool getCurrentDateTime: Get the current date and time in the user's timezone",
 		`  schema: {"type":"object","properties":{},"required":[],"additionalProperties":false}`,
@@ -188,6 +188,19 @@ var cases = []exampleCase{
 		`text piece:  "21°C "`,
 		"answer: It is 21°C and sunny in Paris.",
 	}},
+	{name: "anthropic", want: []string{
+		"  [server] POST /v1/messages model=claude-sonnet-4-5 stream=false tools=get_weather anthropic-version=2026-10-21",
+		`tool call:   toolu_01D7FLrfh4GYq7yT1ULFeyMV get_weather {"city":"Paris"}`,
+		`  [server]   messages: user(text), assistant(tool_use get_weather {"city":"Paris"}), user(tool_result toolu_01D7FLrfh4GYq7yT1ULFeyMV: {"city":"Paris","temperature":21,"sky":"sunny"})`,
+		"answer: It is 21°C and sunny in Paris.",
+		"model rounds: 2, tokens: 1225 prompt (800 from the cache) + 66 completion",
+	}},
+	{name: "anthropic", args: []string{"-stream"}, want: []string{
+		"  [server]   streaming 2 input_json fragments",
+		`tool call:   toolu_01D7FLrfh4GYq7yT1ULFeyMV get_weather {"city": "Paris"}`,
+		`text piece:  "21°C "`,
+		"answer: It is 21°C and sunny in Paris.",
+	}},
 	{name: "openai", want: []string{
 		"  [server] POST /v1/chat/completions model=gpt-4o-mini stream=false tools=get_weather",
 		`tool call:   bV8QPhBwjnr8swJ3TeacS0uh9AwvlJsL get_weather {"city":"Paris"}`,
@@ -204,8 +217,8 @@ var cases = []exampleCase{
 }
 
 // TestExamples builds every example program once, with one go build, and
-// runs each case in parallel, offline: without the OPENAI_* and OLLAMA_*
-// variables, so that no example reaches for a real server. It also checks
+// runs each case in parallel, offline: without the OPENAI_*, ANTHROPIC_*
+// and OLLAMA_* variables, so that no example reaches for a real server. It also checks
 // that every example program has a case.
 func TestExamples(t *testing.T) {
 	if testing.Short() {
@@ -279,7 +292,7 @@ func assertLinesInOrder(t *testing.T, out string, want []string) {
 func offlineEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "OPENAI_") || strings.HasPrefix(kv, "OLLAMA_") {
+		if strings.HasPrefix(kv, "OPENAI_") || strings.HasPrefix(kv, "ANTHROPIC_") || strings.HasPrefix(kv, "OLLAMA_") {
 			continue
 		}
 		env = append(env, kv)

@@ -15,12 +15,19 @@
 //	# any OpenAI-compatible server: llama.cpp, vLLM, LM Studio, Ollama's /v1...
 //	OPENAI_BASE_URL=http://localhost:8080/v1 go run ./examples/quickstart -model qwen2.5
 //
+//	# Anthropic
+//	ANTHROPIC_API_KEY=sk-ant-... go run ./examples/quickstart
+//
 //	# Ollama
 //	OLLAMA_HOST=localhost:11434 go run ./examples/quickstart -model qwen2.5
 //
-// The -provider flag (scripted, openai or ollama) chooses explicitly; -model
-// names the model (default gpt-4o-mini for openai, qwen2.5 for ollama). When
-// both OPENAI_* and OLLAMA_HOST are set, OpenAI wins.
+// The -provider flag chooses explicitly: scripted, openai (Chat
+// Completions), responses (OpenAI's Responses API, with OPENAI_API_KEY and
+// OPENAI_BASE_URL), anthropic (the Messages API, with ANTHROPIC_API_KEY and
+// ANTHROPIC_BASE_URL) or ollama. -model names the model (default
+// gpt-4o-mini for openai, gpt-5-mini for responses, claude-sonnet-4-5 for
+// anthropic, qwen2.5 for ollama). Without -provider, the environment
+// chooses: OPENAI_* wins over ANTHROPIC_*, which wins over OLLAMA_HOST.
 package main
 
 import (
@@ -35,8 +42,10 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/providers/anthropic"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 	"github.com/toolcall-go/toolcall/providers/openai"
+	"github.com/toolcall-go/toolcall/providers/openairesponses"
 	"github.com/toolcall-go/toolcall/toolcalltest"
 )
 
@@ -73,8 +82,8 @@ func main() {
 }
 
 func run() error {
-	provider := flag.String("provider", "", "scripted, openai or ollama (default: chosen from the environment)")
-	modelName := flag.String("model", "", "model name (default gpt-4o-mini for openai, qwen2.5 for ollama)")
+	provider := flag.String("provider", "", "scripted, openai, responses, anthropic or ollama (default: chosen from the environment)")
+	modelName := flag.String("model", "", "model name (default gpt-4o-mini for openai, gpt-5-mini for responses, claude-sonnet-4-5 for anthropic, qwen2.5 for ollama)")
 	flag.Parse()
 
 	model, err := chooseModel(*provider, *modelName)
@@ -112,7 +121,9 @@ const offlineBanner = `Offline: a scripted model (package toolcalltest) plays th
 To use a real model:
   OPENAI_API_KEY=sk-... go run ./examples/quickstart                                 # OpenAI
   OPENAI_BASE_URL=http://localhost:8080/v1 go run ./examples/quickstart -model NAME  # any OpenAI-compatible server
+  ANTHROPIC_API_KEY=sk-ant-... go run ./examples/quickstart                          # Anthropic
   OLLAMA_HOST=localhost:11434 go run ./examples/quickstart -model qwen2.5            # Ollama
+  -provider responses uses OpenAI's Responses API instead of Chat Completions.
 
 `
 
@@ -123,6 +134,8 @@ func chooseModel(provider, name string) (chat.Model, error) {
 		switch {
 		case os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "":
 			provider = "openai"
+		case os.Getenv("ANTHROPIC_API_KEY") != "" || os.Getenv("ANTHROPIC_BASE_URL") != "":
+			provider = "anthropic"
 		case os.Getenv("OLLAMA_HOST") != "":
 			provider = "ollama"
 		default:
@@ -144,6 +157,28 @@ func chooseModel(provider, name string) (chat.Model, error) {
 		fmt.Printf("Using model %s on %s.\n\n", name, server)
 		// BaseURL and APIKey default to $OPENAI_BASE_URL and $OPENAI_API_KEY.
 		return openai.New(openai.Config{Model: name}), nil
+	case "responses":
+		if name == "" {
+			name = "gpt-5-mini"
+		}
+		server := os.Getenv("OPENAI_BASE_URL")
+		if server == "" {
+			server = "OpenAI"
+		}
+		fmt.Printf("Using model %s on %s (Responses API).\n\n", name, server)
+		// BaseURL and APIKey default to $OPENAI_BASE_URL and $OPENAI_API_KEY.
+		return openairesponses.New(openairesponses.Config{Model: name}), nil
+	case "anthropic":
+		if name == "" {
+			name = "claude-sonnet-4-5"
+		}
+		server := os.Getenv("ANTHROPIC_BASE_URL")
+		if server == "" {
+			server = "Anthropic"
+		}
+		fmt.Printf("Using model %s on %s (Messages API).\n\n", name, server)
+		// BaseURL and APIKey default to $ANTHROPIC_BASE_URL and $ANTHROPIC_API_KEY.
+		return anthropic.New(anthropic.Config{Model: name}), nil
 	case "ollama":
 		if name == "" {
 			name = "qwen2.5"
@@ -156,7 +191,7 @@ func chooseModel(provider, name string) (chat.Model, error) {
 		// BaseURL defaults to $OLLAMA_HOST.
 		return ollama.New(ollama.Config{Model: name}), nil
 	}
-	return nil, errors.New("-provider must be scripted, openai or ollama, not " + provider)
+	return nil, errors.New("-provider must be scripted, openai, responses, anthropic or ollama, not " + provider)
 }
 
 // scriptedModel replies as a real model would: first a call to the tool,
