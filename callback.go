@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"unsafe"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -298,7 +297,7 @@ func (t *reflectTool) Call(ctx context.Context, arguments json.RawMessage) (stri
 
 func (t *reflectTool) run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
 	v := reflect.New(t.argType)
-	if err := checkArgs(k, t.in, t.def.Name, args, nil, v.UnsafePointer(), v.Interface()); err != nil {
+	if err := checkArgs(k, t.in, t.def.Name, args, v.Interface()); err != nil {
 		return "", err
 	}
 	if mw == nil {
@@ -425,7 +424,7 @@ func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage)
 
 func (t *funcTool[In, Out]) run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
 	in := new(In)
-	if err := checkArgs(k, t.in, t.def.Name, args, nil, unsafe.Pointer(in), in); err != nil {
+	if err := checkArgs(k, t.in, t.def.Name, args, in); err != nil {
 		return "", err
 	}
 	if mw == nil {

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/stretchr/testify/assert"
@@ -58,18 +56,16 @@ func decodeBoth(t testing.TB, args string) (planned, coded richArgs, perr, cerr 
 	k := ts.plain.Variant(false, false, false)
 	require.True(t, k.OnePass())
 	norm := check.Normalize([]byte(args))
-	perr = checkArgs(k, ts.plain, "rich", norm, nil, unsafe.Pointer(&planned), &planned)
-	cerr = checkArgs(k.TwoPass(), ts.plain, "rich", norm, nil, unsafe.Pointer(&coded), &coded)
+	perr = checkArgs(k, ts.plain, "rich", norm, &planned)
+	cerr = checkArgs(k.TwoPass(), ts.plain, "rich", norm, &coded)
 
-	// The plan again with a Scratch that earlier calls used, as a pooled
-	// funcCall keeps one: the same verdict and value.
-	sc := scratches.Get().(*check.Scratch)
+	// The plan again, with the pooled state the first pass left: the same
+	// verdict and value.
 	var again richArgs
-	serr := checkArgs(k, ts.plain, "rich", norm, sc, unsafe.Pointer(&again), &again)
-	scratches.Put(sc)
-	require.Equal(t, fmt.Sprint(perr), fmt.Sprint(serr), "with a used Scratch")
+	serr := checkArgs(k, ts.plain, "rich", norm, &again)
+	require.Equal(t, fmt.Sprint(perr), fmt.Sprint(serr), "with a used pooled state")
 	if perr == nil {
-		require.Equal(t, planned, again, "with a used Scratch")
+		require.Equal(t, planned, again, "with a used pooled state")
 	}
 
 	// The codec's retry for integer fields writes every integral number
@@ -81,8 +77,6 @@ func decodeBoth(t testing.TB, args string) (planned, coded richArgs, perr, cerr 
 	}
 	return
 }
-
-var scratches = sync.Pool{New: func() any { return new(check.Scratch) }}
 
 func TestCompiledDecoder(t *testing.T) {
 	t.Parallel()

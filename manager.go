@@ -407,7 +407,7 @@ func safeRun(ctx context.Context, t Tool, bt builtTool, in *check.Input, k *chec
 	if bt != nil {
 		return bt.run(ctx, call, args, k, mw)
 	}
-	if err := checkArgs(k, in, call.Name, args, nil, nil, nil); err != nil {
+	if err := checkArgs(k, in, call.Name, args, nil); err != nil {
 		return "", err
 	}
 	args = bytes.Clone(args) // the tool's own: the history keeps what was checked

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
-	"unsafe"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -101,12 +100,12 @@ func buildSchema(t reflect.Type) *typeSchema {
 var onCheck func(tool string)
 
 // checkArgs checks a call's arguments (normalised) with k and, when target
-// is not nil, decodes them into it (ptr is the same pointer).
-func checkArgs(k *check.Checker, in *check.Input, tool string, args []byte, sc *check.Scratch, ptr unsafe.Pointer, target any) error {
+// is not nil, decodes them into it.
+func checkArgs(k *check.Checker, in *check.Input, tool string, args []byte, target any) error {
 	if onCheck != nil {
 		onCheck(tool)
 	}
-	if vs := k.CheckWith(sc, in, args, ptr, target); vs != nil {
+	if vs := k.Check(in, args, target); vs != nil {
 		return argumentError(tool, vs)
 	}
 	return nil

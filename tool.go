@@ -125,7 +125,7 @@ func (t *rawTool) Call(ctx context.Context, arguments json.RawMessage) (string, 
 }
 
 func (t *rawTool) run(ctx context.Context, call chat.ToolCall, args []byte, k *check.Checker, mw Middleware) (string, error) {
-	if err := checkArgs(k, t.in, t.def.Name, args, nil, nil, nil); err != nil {
+	if err := checkArgs(k, t.in, t.def.Name, args, nil); err != nil {
 		return "", err
 	}
 	args = bytes.Clone(args) // the tool's own: the history keeps what was checked

@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"unsafe"
@@ -9,27 +10,26 @@ import (
 	json2 "github.com/go-json-experiment/json"
 )
 
-// Decode checks args and decodes them into ptr, which points to a value
-// of the plan's type. It returns the violations, as Validate would; the
-// value is only meaningful when there are none. The value shares no
-// memory with args: its strings are copied, most into one allocation for
-// the pass (see newString).
-func (p *Plan) Decode(args []byte, ptr unsafe.Pointer, durations bool) []Violation {
-	st := statePool.Get().(*state)
-	defer statePool.Put(st)
-	return p.decodeIn(st, args, ptr, durations)
+// Decode checks args and decodes them into target, a non-nil pointer to
+// a value of the plan's type. It returns the violations, as Validate
+// would; the value is only meaningful when there are none. The value
+// shares no memory with args: its strings are copied, most into one
+// allocation for the pass (see newString). Any other target is a bug of
+// the caller, and panics.
+func (p *Plan) Decode(args []byte, target any, durations bool) []Violation {
+	v := reflect.ValueOf(target)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Type().Elem() != p.typ {
+		panic(fmt.Sprintf("check: Plan.Decode into %T, want a non-nil *%v", target, p.typ))
+	}
+	return p.decode(args, v.UnsafePointer(), durations)
 }
 
-// A Scratch holds the buffers of a pass, for a caller that keeps one in
-// storage of its own that no two goroutines use at once; the zero Scratch
-// is ready.
-type Scratch struct{ st state }
-
-// decodeIn is Decode with st's buffers.
-func (p *Plan) decodeIn(st *state, args []byte, ptr unsafe.Pointer, durations bool) []Violation {
-	st.begin(args)
+// decode is Decode into ptr, which reflect said points to a value of the
+// plan's type.
+func (p *Plan) decode(args []byte, ptr unsafe.Pointer, durations bool) []Violation {
+	st := getState(args)
+	defer putState(st)
 	st.durations = durations
-	defer st.end()
 	return st.finish(st.decode(p, ptr, 0))
 }
 
@@ -53,12 +53,12 @@ func (st *state) decode(p *Plan, ptr unsafe.Pointer, depth int) error {
 			if err := st.value(p.check, depth); err != nil || len(st.violations) > before {
 				return err
 			}
-			*(*unsafe.Pointer)(ptr) = nil
+			reflect.NewAt(p.typ, ptr).Elem().SetZero()
 			return nil
 		}
-		elem := reflect.New(p.typ.Elem()).UnsafePointer()
-		*(*unsafe.Pointer)(ptr) = elem
-		return st.decode(p.elem, elem, depth)
+		elem := reflect.New(p.typ.Elem())
+		reflect.NewAt(p.typ, ptr).Elem().Set(elem)
+		return st.decode(p.elem, elem.UnsafePointer(), depth)
 	case dStruct, dSlice, dMap:
 		open, bit := byte('{'), tObject
 		if p.kind == dSlice {
@@ -102,6 +102,7 @@ func (st *state) decode(p *Plan, ptr unsafe.Pointer, depth int) error {
 		reflect.NewAt(p.typ, ptr).Elem().SetZero()
 		return nil
 	}
+	// Rule: (*T)(p) to the bool or string type reflect says is there.
 	switch p.kind {
 	case dBool:
 		if c != 't' && c != 'f' {
@@ -169,7 +170,7 @@ func (st *state) decodeString(p *Plan, ptr unsafe.Pointer) error {
 	default:
 		v = st.newString(s)
 	}
-	*(*string)(ptr) = v
+	*(*string)(ptr) = v // Rule: (*T)(p) to the string type reflect says is there.
 	return nil
 }
 
@@ -196,7 +197,7 @@ func (st *state) decodeBool(p *Plan, ptr unsafe.Pointer, c byte) error {
 			}
 		}
 	}
-	*(*bool)(ptr) = c == 't'
+	*(*bool)(ptr) = c == 't' // Rule: (*T)(p) to the bool type reflect says is there.
 	return nil
 }
 

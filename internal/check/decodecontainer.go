@@ -60,20 +60,17 @@ func (st *state) decodeStruct(p *Plan, ptr unsafe.Pointer, depth int) error {
 			}
 			count++
 			st.push(keySeg(at))
-			switch {
-			case i < 0:
+			if i < 0 {
 				err = st.value(st.memberSchema(n, name, &seen), depth+1)
-			case p.fields[i].inProps:
+			} else {
 				f := &p.fields[i]
 				hint = i + 1
-				if f.track >= 0 {
+				if !f.inProps {
+					st.memberSchema(n, name, &seen)
+				} else if f.track >= 0 {
 					seen.set(f.track)
 				}
-				err = st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
-			default:
-				f := &p.fields[i]
-				hint = i + 1
-				st.memberSchema(n, name, &seen)
+				// Rule: unsafe.Add inside one struct, by reflect's field offset.
 				err = st.decode(f.plan, unsafe.Add(ptr, f.offset), depth+1)
 			}
 			if err != nil {
@@ -92,73 +89,33 @@ func (st *state) decodeStruct(p *Plan, ptr unsafe.Pointer, depth int) error {
 	return nil
 }
 
-// growerOf returns the grow function of slices of elem, or nil. Only
-// unnamed types qualify: the slice at ptr is then exactly a []T.
-func growerOf(elem reflect.Type) func(unsafe.Pointer, int) {
-	switch elem {
-	case reflect.TypeFor[string]():
-		return grow[string]
-	case reflect.TypeFor[int]():
-		return grow[int]
-	case reflect.TypeFor[int64]():
-		return grow[int64]
-	case reflect.TypeFor[int32]():
-		return grow[int32]
-	case reflect.TypeFor[float64]():
-		return grow[float64]
-	case reflect.TypeFor[bool]():
-		return grow[bool]
-	}
-	return nil
-}
-
-func grow[T any](ptr unsafe.Pointer, n int) {
-	s := (*[]T)(ptr)
-	g := make([]T, len(*s), n)
-	copy(g, *s)
-	*s = g
-}
-
-// sliceHeader is the layout of a slice.
-type sliceHeader struct {
-	data unsafe.Pointer
-	len  int
-	cap  int
-}
-
-// emptyArray is where the data of an empty, non-nil slice points.
-var emptyArray [0]uint64
-
-// decodeSlice appends the array's items to the slice at ptr in place: its
-// header is read and written through ptr, the items are decoded where
-// they lie, and only growing the backing array goes through reflect.
+// decodeSlice appends the array's items to the slice at ptr in place: the
+// slice is read and written through reflect, and the items are decoded
+// where they lie in its backing array.
 func (st *state) decodeSlice(p *Plan, ptr unsafe.Pointer, depth int) error {
 	st.pos++ // '['
-	h := (*sliceHeader)(ptr)
+	s := reflect.NewAt(p.typ, ptr).Elem()
 	count := 0
 	st.ws()
 	if st.pos < len(st.data) && st.data[st.pos] == ']' {
 		st.pos++
-		h.data, h.len, h.cap = unsafe.Pointer(&emptyArray), 0, 0
+		s.Set(p.empty)
 	} else {
 		size := p.elem.typ.Size()
 		// Items of the backing array the slice came with may hold values;
 		// those of arrays grown here start zero.
-		reused := h.cap
-		h.len = 0
+		reused := s.Cap()
+		s.SetLen(0)
 		for {
-			if count == h.cap {
-				if p.grow != nil {
-					p.grow(ptr, max(4, 2*count))
-				} else {
-					reflect.NewAt(p.typ, ptr).Elem().Grow(max(4, count))
-				}
+			if count == s.Cap() {
+				s.Grow(max(4, count))
 			}
-			h.len = count + 1
-			el := unsafe.Add(h.data, uintptr(count)*size)
+			s.SetLen(count + 1)
 			if count < reused {
-				reflect.NewAt(p.elem.typ, el).Elem().SetZero()
+				s.Index(count).SetZero()
 			}
+			// Rule: unsafe.Add to an element of one slice, within its length.
+			el := unsafe.Add(s.UnsafePointer(), uintptr(count)*size)
 			st.push(seg{start: count})
 			if err := st.decode(p.elem, el, depth+1); err != nil {
 				return err

@@ -74,29 +74,11 @@ func (st *state) decodeInt(p *Plan, ptr unsafe.Pointer, x int64, raw []byte) err
 	}
 	bits := p.typ.Bits()
 	if p.kind == dInt && (bits == 64 || -1<<(bits-1) <= x && x < 1<<(bits-1)) {
-		switch bits {
-		case 8:
-			*(*int8)(ptr) = int8(x)
-		case 16:
-			*(*int16)(ptr) = int16(x)
-		case 32:
-			*(*int32)(ptr) = int32(x)
-		default:
-			*(*int64)(ptr) = x
-		}
+		storeInt(ptr, bits, x)
 		return nil
 	}
 	if p.kind == dUint && raw[0] != '-' && (bits == 64 || x < 1<<bits) {
-		switch bits {
-		case 8:
-			*(*uint8)(ptr) = uint8(x)
-		case 16:
-			*(*uint16)(ptr) = uint16(x)
-		case 32:
-			*(*uint32)(ptr) = uint32(x)
-		default:
-			*(*uint64)(ptr) = uint64(x)
-		}
+		storeUint(ptr, bits, uint64(x))
 		return nil
 	}
 	st.storeNumber(p, ptr, raw) // out of the type's range: its message
@@ -114,6 +96,7 @@ func (st *state) storeNumber(p *Plan, ptr unsafe.Pointer, raw []byte) {
 			st.failf("type", "number %s is out of range for %s", raw, p.typ)
 			return
 		}
+		// Rule: (*T)(p) to the float type reflect says is there.
 		if k == reflect.Float32 {
 			*(*float32)(ptr) = float32(f)
 		} else {
@@ -141,16 +124,7 @@ func (st *state) storeNumber(p *Plan, ptr unsafe.Pointer, raw []byte) {
 			}
 			i = v
 		}
-		switch bits {
-		case 8:
-			*(*int8)(ptr) = int8(i)
-		case 16:
-			*(*int16)(ptr) = int16(i)
-		case 32:
-			*(*int32)(ptr) = int32(i)
-		default:
-			*(*int64)(ptr) = i
-		}
+		storeInt(ptr, bits, i)
 		return
 	}
 	var u uint64
@@ -172,6 +146,29 @@ func (st *state) storeNumber(p *Plan, ptr unsafe.Pointer, raw []byte) {
 		}
 		u = uint64(v)
 	}
+	storeUint(ptr, bits, u)
+}
+
+// storeInt stores i in the integer at ptr, of a signed kind of the given
+// bits.
+func storeInt(ptr unsafe.Pointer, bits int, i int64) {
+	// Rule: (*T)(p) to the signed integer of the size reflect says is there.
+	switch bits {
+	case 8:
+		*(*int8)(ptr) = int8(i)
+	case 16:
+		*(*int16)(ptr) = int16(i)
+	case 32:
+		*(*int32)(ptr) = int32(i)
+	default:
+		*(*int64)(ptr) = i
+	}
+}
+
+// storeUint stores u in the integer at ptr, of an unsigned kind of the
+// given bits.
+func storeUint(ptr unsafe.Pointer, bits int, u uint64) {
+	// Rule: (*T)(p) to the unsigned integer of the size reflect says is there.
 	switch bits {
 	case 8:
 		*(*uint8)(ptr) = uint8(u)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
-	"unsafe"
 
 	"github.com/toolcall-go/toolcall/internal/jsonnode"
 	"github.com/toolcall-go/toolcall/internal/schema"
@@ -124,27 +123,28 @@ func (in *Input) mustCompile(tree *jsonnode.Object) *Checker {
 }
 
 // Check checks args (normalised) and, when target is not nil, decodes them
-// into it: ptr and target both point to a value of the input's Go type.
-func (k *Checker) Check(in *Input, args []byte, ptr unsafe.Pointer, target any) []Violation {
-	return k.CheckWith(nil, in, args, ptr, target)
-}
-
-// CheckWith is Check with sc's buffers for a one-pass decode (nil: a
-// pooled state's).
-func (k *Checker) CheckWith(sc *Scratch, in *Input, args []byte, ptr unsafe.Pointer, target any) []Violation {
-	if p := k.onePass(); p != nil && target != nil {
-		if in.typ.Kind() == reflect.Pointer {
-			elem := reflect.New(in.typ.Elem()).UnsafePointer()
-			*(*unsafe.Pointer)(ptr) = elem
-			ptr = elem
+// into it, a pointer to a value of the input's Go type. The plan decodes in
+// the same pass when reflect says target is what it was built for; any
+// other target is checked, then decoded by the codec.
+func (k *Checker) Check(in *Input, args []byte, target any) []Violation {
+	if target == nil {
+		return k.schema.Validate(args)
+	}
+	if p := k.onePass(); p != nil {
+		v := reflect.ValueOf(target)
+		if v.Kind() == reflect.Pointer && !v.IsNil() {
+			switch t := v.Type().Elem(); {
+			case t == p.typ:
+				return p.decode(args, v.UnsafePointer(), in.dur)
+			case t.Kind() == reflect.Pointer && t.Elem() == p.typ:
+				e := reflect.New(p.typ)
+				v.Elem().Set(e)
+				return p.decode(args, e.UnsafePointer(), in.dur)
+			}
 		}
-		if sc != nil {
-			return p.decodeIn(&sc.st, args, ptr, in.dur)
-		}
-		return p.Decode(args, ptr, in.dur)
 	}
 	vs := k.schema.Validate(args)
-	if vs == nil && target != nil {
+	if vs == nil {
 		vs = Decode(args, target, in.dur)
 	}
 	return vs

@@ -3,7 +3,6 @@ package check
 import (
 	"reflect"
 	"strings"
-	"unsafe"
 
 	"github.com/toolcall-go/toolcall/internal/schema"
 )
@@ -26,10 +25,9 @@ type Plan struct {
 	fields    []dfield
 	index     map[string]int // field by name, for structs with many fields
 	elem      *Plan
-	// grow gives the slice at ptr a new backing array of capacity n
-	// holding its items, for slices of the common scalar types; nil for
-	// others, which grow through reflect.
-	grow func(ptr unsafe.Pointer, n int)
+	// empty is an empty, non-nil slice of a slice type, what [] decodes
+	// to (as in encoding/json), made once.
+	empty reflect.Value
 }
 
 type dkind uint8
@@ -152,7 +150,7 @@ func (c *planCompiler) plan(t reflect.Type, n *node) *Plan {
 		}
 		p.elem = c.plan(t.Elem(), items)
 		p.kind = dSlice
-		p.grow = growerOf(t.Elem())
+		p.empty = reflect.MakeSlice(t, 0, 0)
 	case reflect.Map:
 		if t.Key() != stringType || !objectOK(n) || n != nil && n.props != nil {
 			return p

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -157,7 +156,7 @@ func FuzzPlan(f *testing.F) {
 func planCompare(pf *planFuzz, b []byte) string {
 	planned := new(pzArgs)
 	args := bytes.Clone(b)
-	vsPlan := pf.plan.Decode(args, unsafe.Pointer(planned), false)
+	vsPlan := pf.plan.Decode(args, planned, false)
 	vsVal := pf.chk.Validate(b)
 	if vsPlan == nil && vsVal != nil {
 		return fmt.Sprintf("plan accepts %q, which Validate refuses: %v", b, vsVal)
@@ -405,7 +404,7 @@ func TestPlanFloat32(t *testing.T) {
 	const lit = "1.0000000596046447762579867379884035472059622406959533691406250"
 	b := []byte(`{"name":"x","fs":[` + lit + `],"in":{"f32":` + lit + `}}`)
 	var a pzArgs
-	if vs := pf.plan.Decode(b, unsafe.Pointer(&a), false); vs != nil {
+	if vs := pf.plan.Decode(b, &a, false); vs != nil {
 		t.Fatal(vs)
 	}
 	want, _ := strconv.ParseFloat(lit, 32)
@@ -450,7 +449,7 @@ func TestPlanIntegers(t *testing.T) {
 	} {
 		b := []byte(`{"name":"x","` + c.field + `":` + c.lit + `}`)
 		var a pzArgs
-		vs := pf.plan.Decode(b, unsafe.Pointer(&a), false)
+		vs := pf.plan.Decode(b, &a, false)
 		if c.want == nil {
 			if vs == nil {
 				t.Errorf("%s: %s accepted", c.field, c.lit)

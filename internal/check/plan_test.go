@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -186,7 +185,7 @@ func TestPlanAgreesWithValidate(t *testing.T) {
 		require.NotNil(t, p, c.typ.String())
 		for _, in := range c.inputs {
 			want := s.Validate([]byte(in))
-			got := p.Decode([]byte(in), reflect.New(c.typ).UnsafePointer(), false)
+			got := p.Decode([]byte(in), reflect.New(c.typ).Interface(), false)
 			assert.Equal(t, len(want) == 0, len(got) == 0, "%s %s\nvalidate: %v\nplan: %v", c.typ, in, want, got)
 			total++
 		}
@@ -200,11 +199,11 @@ func TestPlanDecodes(t *testing.T) {
 	p := s.Plan(reflect.TypeFor[fWeather]())
 	require.NotNil(t, p)
 	var w fWeather
-	vs := p.Decode([]byte(`{"city":"K\u00f8benhavn","unit":"C","days":3.0,"tags":["a","b"],"options":{"detailed":true,"lang":"da"}}`), unsafe.Pointer(&w), false)
+	vs := p.Decode([]byte(`{"city":"K\u00f8benhavn","unit":"C","days":3.0,"tags":["a","b"],"options":{"detailed":true,"lang":"da"}}`), &w, false)
 	require.Nil(t, vs)
 	assert.Equal(t, fWeather{City: "København", Unit: "C", Days: 3, Tags: []string{"a", "b"}, Options: fOptions{Detailed: true, Lang: "da"}}, w)
 
-	vs = p.Decode([]byte(`{"city":"x","unit":"K","days":3,"options":{"detailed":true,"x":1}}`), unsafe.Pointer(&w), false)
+	vs = p.Decode([]byte(`{"city":"x","unit":"K","days":3,"options":{"detailed":true,"x":1}}`), &w, false)
 	assert.Equal(t, []Violation{
 		vio("unit", "enum", `must be one of "C", "F"`),
 		vio("options.x", "additionalProperties", "unknown field; remove it"),
@@ -213,7 +212,7 @@ func TestPlanDecodes(t *testing.T) {
 	s2, err := Compile([]byte(mixedSchema))
 	require.NoError(t, err)
 	var m fMixed
-	vs = s2.Plan(reflect.TypeFor[fMixed]()).Decode([]byte(`{"n":7,"f":2.5,"when":"2024-01-02T03:04:05Z","items":[{"id":9,"rate":0.5}],"any":[1]}`), unsafe.Pointer(&m), false)
+	vs = s2.Plan(reflect.TypeFor[fMixed]()).Decode([]byte(`{"n":7,"f":2.5,"when":"2024-01-02T03:04:05Z","items":[{"id":9,"rate":0.5}],"any":[1]}`), &m, false)
 	require.Nil(t, vs)
 	assert.Equal(t, 7, *m.N)
 	assert.Equal(t, []fItem{{9, 0.5}}, m.Items)
@@ -260,8 +259,60 @@ func BenchmarkPlanDecode(b *testing.B) {
 	b.SetBytes(int64(len(args)))
 	for b.Loop() {
 		var w fWeather
-		if vs := p.Decode(args, unsafe.Pointer(&w), false); vs != nil {
+		if vs := p.Decode(args, &w, false); vs != nil {
 			b.Fatal(vs)
+		}
+	}
+}
+
+// Check decodes in one pass only into what reflect says is the plan's
+// type, or a pointer to it that it allocates; any other target is checked,
+// then decoded by the codec. Plan.Decode refuses a target of another type.
+func TestCheckTargets(t *testing.T) {
+	in, err := NewInput([]byte(weatherSchema), nil, reflect.TypeFor[fWeather](), false)
+	require.NoError(t, err)
+	k := in.Variant(false, false, false)
+	require.True(t, k.OnePass())
+	args := []byte(`{"city":"Oslo","unit":"C","days":2,"tags":[],"options":{"detailed":false}}`)
+	want := fWeather{City: "Oslo", Unit: "C", Days: 2, Tags: []string{}}
+
+	var w fWeather
+	require.Nil(t, k.Check(in, args, &w))
+	assert.Equal(t, want, w)
+	var pw *fWeather
+	require.Nil(t, k.Check(in, args, &pw))
+	require.NotNil(t, pw)
+	assert.Equal(t, want, *pw)
+	var m map[string]any
+	require.Nil(t, k.Check(in, args, &m))
+	assert.Equal(t, map[string]any{"city": "Oslo", "unit": "C", "days": 2.0, "tags": []any{}, "options": map[string]any{"detailed": false}}, m)
+
+	bad := []byte(`{"city":"Oslo","unit":"K","days":2,"options":{"detailed":false}}`)
+	vs := k.Check(in, bad, nil)
+	require.Equal(t, []Violation{vio("unit", "enum", `must be one of "C", "F"`)}, vs)
+	assert.Equal(t, vs, k.Check(in, bad, &w))
+	assert.Equal(t, vs, k.Check(in, bad, &pw))
+	assert.Equal(t, vs, k.Check(in, bad, &m))
+	var n fWeather
+	assert.NotNil(t, k.Check(in, args, n), "a target that is not a pointer is the codec's to refuse")
+
+	p := k.onePass()
+	assert.PanicsWithValue(t, "check: Plan.Decode into *map[string]interface {}, want a non-nil *check.fWeather", func() { p.Decode(args, &m, false) })
+	assert.Panics(t, func() { p.Decode(args, (*fWeather)(nil), false) })
+}
+
+// BenchmarkCheck is the one-pass check and decode of a typical call, the
+// part of BenchmarkInvoke this package owns.
+func BenchmarkCheck(b *testing.B) {
+	in, err := NewInput([]byte(weatherSchema), nil, reflect.TypeFor[fWeather](), false)
+	require.NoError(b, err)
+	k := in.Variant(false, false, false)
+	args := []byte(`{"city":"Copenhagen","unit":"C","days":3,"tags":["a","b"],"options":{"detailed":true,"lang":"en"}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var w fWeather
+		if vs := k.Check(in, args, &w); vs != nil || len(w.Tags) != 2 {
+			b.Fatal(vs, w)
 		}
 	}
 }

@@ -26,6 +26,7 @@ func (st *state) strValue(start int, escaped bool) string {
 	if len(raw) == 0 {
 		return ""
 	}
+	// Rule: unsafe.String over arguments no pass writes, used within the pass.
 	return unsafe.String(&raw[0], len(raw))
 }
 

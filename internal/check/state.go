@@ -93,6 +93,7 @@ func (st *state) unescapeString(s []byte) string {
 	if len(st.arena) == i {
 		return ""
 	}
+	// Rule: unsafe.String over bytes never written again (the arena only grows).
 	return unsafe.String(&st.arena[i], len(st.arena)-i)
 }
 
@@ -121,6 +122,7 @@ func (st *state) newString(s []byte) string {
 	}
 	i := len(st.arena)
 	st.arena = append(st.arena, s...)
+	// Rule: unsafe.String over bytes never written again (the arena only grows).
 	return unsafe.String(&st.arena[i], len(s))
 }
 
