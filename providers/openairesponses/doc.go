@@ -103,7 +103,8 @@
 // item is kept from its output_item.done, where its encrypted content is
 // whole. response.completed, response.incomplete and response.failed end
 // the stream, as a JSON reply would end; when no event brought an item,
-// the final response's output is the reply. An "error" event ends the
+// the final response's output is the reply, and when none brought a
+// reasoning item, the final output's reasoning items are kept. An "error" event ends the
 // stream with an error. Other events (response.created, in_progress,
 // content_part.*, reasoning summaries, ...) are skipped without being
 // decoded beyond their type. A stream that ends, or sends "data: [DONE]",

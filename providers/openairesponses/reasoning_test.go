@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -176,4 +178,45 @@ func TestReasoningItemsFromFile(t *testing.T) {
 			assert.True(t, bytes.Contains(raw, item), "%s: item %s is not in the file as received", name, id)
 		}
 	}
+}
+
+// TestStreamReasoningOnlyInFinalOutput: a server whose stream brings the
+// calls but the reasoning items only in the final response: they are
+// kept from there, each before the call it preceded.
+func TestStreamReasoningOnlyInFinalOutput(t *testing.T) {
+	t.Parallel()
+	final := loadRecording(t, "h_reasoning_tools").body
+	body := sse(
+		`{"type":"response.output_item.done","output_index":1,"item":{"id":"fc_68e4a1c1a0388190b3","type":"function_call","status":"completed","arguments":"{\"city\":\"Paris\"}","call_id":"call_wT7pQ2mX9","name":"get_weather"}}`,
+		`{"type":"response.output_item.done","output_index":3,"item":{"id":"fc_68e4a1c2b1c48190b3","type":"function_call","status":"completed","arguments":"{\"city\":\"Lyon\"}","call_id":"call_Ly0nR4kZ2","name":"get_weather"}}`,
+		`{"type":"response.completed","response":`+strings.TrimSpace(string(final))+`}`,
+	)
+	srv, got := serve(t, func(w http.ResponseWriter, i int) {
+		if i == 0 {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, body)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(loadRecording(t, "h_reasoning_answer").body)
+	})
+	m := newModel(srv, openairesponses.Config{})
+	ask := chat.UserMessage("Weather in Paris and Lyon?")
+	resp, err := m.Stream(context.Background(), &chat.Request{Messages: []chat.Message{ask}}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "**Weather in two cities**\n\nThe user asks for Paris & Lyon <both>; café talk aside, call get_weather twice.\n\nStored on the server only.",
+		resp.Message.Reasoning)
+	msgs := []chat.Message{ask, resp.Message}
+	for _, c := range resp.Message.ToolCalls {
+		msgs = append(msgs, chat.ToolMessage(c, "sunny"))
+	}
+	_, err = m.Chat(context.Background(), &chat.Request{Messages: msgs})
+	require.NoError(t, err)
+	sent := reasoningItems(t, "h_reasoning_tools")
+	second := inputItems(t, got.get(t, 1).body)
+	require.Len(t, second, 7)
+	assert.Equal(t, string(sent["rs_68e4a1c0f2d08190b3"]), string(second[1]))
+	assert.Equal(t, "function_call call_wT7pQ2mX9", itemSummary(second[2]))
+	assert.Equal(t, string(sent["rs_68e4a1c1f9f08190b3"]), string(second[3]))
+	assert.Equal(t, "function_call call_Ly0nR4kZ2", itemSummary(second[4]))
 }

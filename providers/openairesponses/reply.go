@@ -193,7 +193,7 @@ func (a *assembler) addItem(raw json.RawMessage) error {
 		a.calls = append(a.calls, pendingCall{itemID: it.ID, id: it.CallID, name: it.Name, args: it.Arguments, done: true})
 		a.other += int64(len(it.Arguments))
 	case "reasoning":
-		a.addReasoning(raw, &it)
+		a.addReasoning(raw, &it, len(a.calls))
 	}
 	return nil
 }
@@ -202,7 +202,9 @@ func (a *assembler) addItem(raw json.RawMessage) error {
 // content, the item itself to be sent back. Without encrypted content it
 // names an item stored on the server, which this package never asks for:
 // sent back, it would fail the next request.
-func (a *assembler) addReasoning(raw json.RawMessage, it *outputItem) {
+//
+// calls is the number of the reply's calls before the item.
+func (a *assembler) addReasoning(raw json.RawMessage, it *outputItem, calls int) {
 	text := partsText(it.Summary)
 	if text == "" {
 		text = partsText(it.Content)
@@ -220,7 +222,7 @@ func (a *assembler) addReasoning(raw json.RawMessage, it *outputItem) {
 	if json.Compact(&buf, raw) != nil {
 		return
 	}
-	a.kept = append(a.kept, keptReasoning{calls: len(a.calls), item: buf.Bytes()})
+	a.kept = append(a.kept, keptReasoning{calls: calls, item: buf.Bytes()})
 	a.other += int64(buf.Len())
 }
 

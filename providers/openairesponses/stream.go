@@ -246,7 +246,7 @@ func (s *streamReader) item(ev *event, done bool) bool {
 		return s.yield(chat.Delta{Content: text})
 	case "reasoning":
 		if done {
-			s.a.addReasoning(ev.Item, &it)
+			s.a.addReasoning(ev.Item, &it, len(s.a.calls))
 		}
 	}
 	return true
@@ -319,10 +319,27 @@ func (s *streamReader) markText(itemID string) {
 
 // finish takes the output of the final response when the events brought
 // no item, as from a server that sends only the final event, and yields
-// it. It returns false as soon as yield does.
+// it; when they brought no reasoning item, it takes those of the final
+// output. It returns false as soon as yield does.
 func (s *streamReader) finish(r *response) bool {
 	a := &s.a
-	if len(a.calls) > 0 || a.content.n > 0 || a.reasoning.Len() > 0 || len(r.Output) == 0 {
+	if len(r.Output) == 0 {
+		return true
+	}
+	if len(a.calls) > 0 || a.content.n > 0 || a.reasoning.Len() > 0 {
+		if a.reasoning.Len() == 0 && len(a.kept) == 0 {
+			calls := 0
+			for _, raw := range r.Output {
+				var it outputItem
+				switch {
+				case json.Unmarshal(raw, &it) != nil:
+				case it.Type == "function_call":
+					calls++
+				case it.Type == "reasoning":
+					a.addReasoning(raw, &it, min(calls, len(a.calls)))
+				}
+			}
+		}
 		return true
 	}
 	for _, raw := range r.Output {
