@@ -134,7 +134,7 @@ func BenchmarkMCPCall(b *testing.B) {
 // weatherTool connects an mcptool Client to s and returns its weather
 // tool.
 func weatherTool(b *testing.B, s *mcp.Server) toolcall.Tool {
-	c, err := mcptool.Connect(context.Background(), mcptool.Server{Name: "weather", Transport: func() (mcp.Transport, error) {
+	c, err := mcptool.Connect(context.Background(), mcptool.Remote{Name: "weather", Transport: func() (mcp.Transport, error) {
 		ct, st := mcp.NewInMemoryTransports()
 		if _, err := s.Connect(context.Background(), st, nil); err != nil {
 			return nil, err

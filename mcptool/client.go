@@ -22,10 +22,10 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 )
 
-// A Server says how to reach an MCP server: set Command (stdio), URL
+// A Remote says how to reach an MCP server: set Command (stdio), URL
 // (streamable HTTP), Transport (any go-sdk transport) or Session (a go-sdk
 // session already connected), and the rest as needed.
-type Server struct {
+type Remote struct {
 	// Name names the server in errors; by default its command, or its
 	// URL's scheme, host and path.
 	Name string
@@ -104,9 +104,9 @@ var ErrServerExited = errors.New("mcptool: server exited")
 
 // A ListError is a tools/list the Client stopped reading because it had
 // no end in sight: more than 100 pages, more tools than
-// [Server].MaxTools, or a cursor the server had given before (a loop). No
+// [Remote].MaxTools, or a cursor the server had given before (a loop). No
 // tool of that list is offered: Connect fails with it, and a later
-// listing keeps the last good list (see [Server].OnError).
+// listing keeps the last good list (see [Remote].OnError).
 type ListError struct {
 	Server string // the server's name
 	Pages  int    // the pages read
@@ -130,14 +130,14 @@ var errClosed = errors.New("mcptool: client closed")
 // A Client holds a connection to one MCP server and offers its tools to a
 // toolcall Client as a [toolcall.Toolset]:
 //
-//	c, err := mcptool.Connect(ctx, mcptool.Server{Command: "my-server"})
+//	c, err := mcptool.Connect(ctx, mcptool.Remote{Command: "my-server"})
 //	client := toolcall.NewClient(model, toolcall.WithToolset(c))
 //
 // Each model request offers the server's current tools: the list is asked
 // for again after the server says it changed. A Client is safe for
 // concurrent use. Close it to end the session and the subprocess.
 type Client struct {
-	srv      Server
+	srv      Remote
 	name     string
 	endpoint *url.URL // the URL, with its credentials
 	sdk      *mcp.Client
@@ -160,7 +160,7 @@ type Client struct {
 }
 
 // Connect connects to the server and lists its tools.
-func Connect(ctx context.Context, s Server) (*Client, error) {
+func Connect(ctx context.Context, s Remote) (*Client, error) {
 	c := &Client{srv: s, name: s.Name}
 	var urlErr error
 	if s.URL != "" {
@@ -213,7 +213,7 @@ func Connect(ctx context.Context, s Server) (*Client, error) {
 func (c *Client) Refresh() { c.stale.Store(true) }
 
 // Tools returns the server's tools, listing them again when they changed.
-// A failed listing keeps the last good list (see [Server].OnError) and is
+// A failed listing keeps the last good list (see [Remote].OnError) and is
 // tried again on the next request; with no good list yet, it is an error.
 func (c *Client) Tools(ctx context.Context, _ *chat.Request) ([]toolcall.Tool, error) {
 	if t := c.tools.Load(); t != nil && !c.stale.Load() {
@@ -309,7 +309,7 @@ func (c *Client) readList(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.To
 		le := &ListError{Server: c.name, Pages: pages, Tools: len(tools)}
 		switch next := res.NextCursor; {
 		case len(tools) > limit:
-			le.Reason = fmt.Sprintf("more than %d tools (Server.MaxTools)", limit)
+			le.Reason = fmt.Sprintf("more than %d tools (Remote.MaxTools)", limit)
 		case next == "":
 			return tools, nil
 		case seen[next]:
@@ -492,7 +492,7 @@ func (c *Client) drop(gen int) {
 }
 
 // environ is the environment of a stdio server.
-func (s *Server) environ() []string {
+func (s *Remote) environ() []string {
 	if s.InheritEnv {
 		return append(os.Environ(), s.Env...)
 	}

@@ -30,23 +30,23 @@
 //     APPDATA, HOMEDRIVE, HOMEPATH, LOCALAPPDATA, PATH,
 //     PROCESSOR_ARCHITECTURE, PROGRAMFILES, SYSTEMDRIVE, SYSTEMROOT, TEMP,
 //     USERNAME and USERPROFILE), leaving out values that start with "()"
-//     (shell functions), then [Server].Env. The host's API keys stay
-//     with the host unless [Server].InheritEnv says otherwise.
+//     (shell functions), then [Remote].Env. The host's API keys stay
+//     with the host unless [Remote].InheritEnv says otherwise.
 //   - Credentials in a server's URL (user and password, query) go to
 //     that endpoint alone and appear in no error, tool result or hook:
-//     a server is named by its URL's scheme, host and path. [Server].Header
+//     a server is named by its URL's scheme, host and path. [Remote].Header
 //     goes only to the URL's origin; a redirect to another origin carries
 //     none of it (net/http itself would forward, say, X-Api-Key). A 401
-//     says to set the credentials in [Server].Header.
+//     says to set the credentials in [Remote].Header.
 //   - tools/list is read page by page within bounds: at most 100 pages,
-//     at most [Server].MaxTools tools (1000 by default), and a cursor
+//     at most [Remote].MaxTools tools (1000 by default), and a cursor
 //     given twice is a loop; each ends the listing with a [*ListError].
 //
 // # Tool names
 //
 // MCP asks servers to name a tool with 1 to 128 ASCII letters, digits,
 // '_', '-' and '.' (it is not a must: servers send other names too), while
-// this library, as the OpenAI API, takes ^[a-zA-Z0-9_-]{1,64}$. A tool whose name, with [Server].Prefix,
+// this library, as the OpenAI API, takes ^[a-zA-Z0-9_-]{1,64}$. A tool whose name, with [Remote].Prefix,
 // fits that is offered under it. Any other is offered under a legal name
 // of its own: Prefix, the name with each character outside
 // [a-zA-Z0-9_-] replaced by '_' and cut to fit, '_', and the first 8 hex
@@ -56,14 +56,14 @@
 // server by the tool's own name. Tools of one list that would be offered
 // under one name (a server listing a name twice, or a mapped name some
 // other tool has as its own) are all refused, as a refused schema is:
-// through [Server].OnRefused, or else Connect fails.
+// through [Remote].OnRefused, or else Connect fails.
 //
 // # Recovery
 //
 // A streamable HTTP server that lost the session (it restarted) ran
 // nothing, so the Client connects again and sends the request once more. A
 // stdio server that exited is started again on the next call when
-// [Server].Restart is set, waiting longer between attempts while it fails
+// [Remote].Restart is set, waiting longer between attempts while it fails
 // (from 100ms up to 30s); otherwise calls fail with [ErrServerExited], as
 // does a call whose attempt to start it again failed (with the cause). A
 // tools/list that fails keeps the last good list, so the offered tools

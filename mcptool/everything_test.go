@@ -41,7 +41,7 @@ func TestEverythingServer(t *testing.T) {
 		t.Skip(everythingEnv + " is not set: run .ci/mcp-everything, which installs @modelcontextprotocol/server-everything@2026.8.31 with npm and runs this test with " + everythingEnv + "=/path/to/node_modules/.bin/mcp-server-everything")
 	}
 	t.Run("stdio", func(t *testing.T) {
-		everything(t, mcptool.Server{Name: "everything", Command: bin, Args: []string{"stdio"}})
+		everything(t, mcptool.Remote{Name: "everything", Command: bin, Args: []string{"stdio"}})
 	})
 	t.Run("streamableHttp", func(t *testing.T) {
 		url := startEverythingHTTP(t, bin)
@@ -49,7 +49,7 @@ func TestEverythingServer(t *testing.T) {
 		// (goleak).
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		t.Cleanup(tr.CloseIdleConnections)
-		everything(t, mcptool.Server{Name: "everything", URL: url, HTTPClient: &http.Client{Transport: tr}})
+		everything(t, mcptool.Remote{Name: "everything", URL: url, HTTPClient: &http.Client{Transport: tr}})
 	})
 }
 
@@ -66,7 +66,7 @@ const (
 	everythingBadCity = `invalid arguments for tool "get-structured-content": location: must be one of "New York", "Chicago", "Los Angeles"`
 )
 
-func everything(t *testing.T, s mcptool.Server) {
+func everything(t *testing.T, s mcptool.Remote) {
 	var mu sync.Mutex
 	refused := map[string]bool{}
 	s.OnRefused = func(err error) {

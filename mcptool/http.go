@@ -121,12 +121,12 @@ func (t *httpTransport) unauthorized(home bool) error {
 	const status = "the server answered 401 Unauthorized"
 	switch {
 	case !home:
-		return fmt.Errorf("%s after a redirect to another origin, to which Server.Header is not sent", status)
+		return fmt.Errorf("%s after a redirect to another origin, to which Remote.Header is not sent", status)
 	case len(t.header) == 0:
-		return fmt.Errorf(`%s: set the credentials it expects in Server.Header, e.g. "Authorization: Bearer <token>"`, status)
+		return fmt.Errorf(`%s: set the credentials it expects in Remote.Header, e.g. "Authorization: Bearer <token>"`, status)
 	}
 	names := slices.Sorted(maps.Keys(t.header))
-	return fmt.Errorf("%s to the Server.Header sent (%s): set the credentials it expects there", status, strings.Join(names, ", "))
+	return fmt.Errorf("%s to the Remote.Header sent (%s): set the credentials it expects there", status, strings.Join(names, ", "))
 }
 
 type readCloser struct {

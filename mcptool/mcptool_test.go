@@ -76,7 +76,7 @@ func inMemory(s *mcp.Server) func() (mcp.Transport, error) {
 	}
 }
 
-func connect(t *testing.T, s mcptool.Server) *mcptool.Client {
+func connect(t *testing.T, s mcptool.Remote) *mcptool.Client {
 	t.Helper()
 	c, err := mcptool.Connect(context.Background(), s)
 	require.NoError(t, err)
@@ -86,7 +86,7 @@ func connect(t *testing.T, s mcptool.Server) *mcptool.Client {
 
 func TestServerToolsInTheLoop(t *testing.T) {
 	t.Parallel()
-	c := connect(t, mcptool.Server{Name: "sdk", Transport: inMemory(sdkServer(t))})
+	c := connect(t, mcptool.Remote{Name: "sdk", Transport: inMemory(sdkServer(t))})
 	model := tt.NewModel(
 		tt.ToolCalls(
 			tt.Call("1", "sum", `{"a":2,"b":3}`),
@@ -133,7 +133,7 @@ func sortedNames(defs []chat.ToolDefinition) []string {
 
 func TestAnnotationsBecomeMetadata(t *testing.T) {
 	t.Parallel()
-	c := connect(t, mcptool.Server{Transport: inMemory(sdkServer(t))})
+	c := connect(t, mcptool.Remote{Transport: inMemory(sdkServer(t))})
 	tools, err := c.Tools(context.Background(), nil)
 	require.NoError(t, err)
 	md := map[string]toolcall.Metadata{}
@@ -147,8 +147,8 @@ func TestAnnotationsBecomeMetadata(t *testing.T) {
 func TestPrefixAndFilter(t *testing.T) {
 	t.Parallel()
 	s := sdkServer(t)
-	a := connect(t, mcptool.Server{Transport: inMemory(s), Prefix: "a_", ToolNames: []string{"sum", "fail"}})
-	b := connect(t, mcptool.Server{Transport: inMemory(s), Prefix: "b_", Filter: func(t *mcp.Tool) bool { return t.Name == "sum" }})
+	a := connect(t, mcptool.Remote{Transport: inMemory(s), Prefix: "a_", ToolNames: []string{"sum", "fail"}})
+	b := connect(t, mcptool.Remote{Transport: inMemory(s), Prefix: "b_", Filter: func(t *mcp.Tool) bool { return t.Name == "sum" }})
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "a_sum", `{"a":1,"b":1}`), tt.Call("2", "b_sum", `{"a":2,"b":2}`)), tt.Text("done"))
 	resp, err := toolcall.NewClient(model, toolcall.WithToolset(a), toolcall.WithToolset(b)).Prompt("go").Call(context.Background())
 	require.NoError(t, err)
@@ -169,7 +169,7 @@ func TestRefusedSchemaIsReported(t *testing.T) {
 			return &mcp.CallToolResult{}, nil
 		})
 
-	_, err := mcptool.Connect(context.Background(), mcptool.Server{Name: "lax", Transport: inMemory(s)})
+	_, err := mcptool.Connect(context.Background(), mcptool.Remote{Name: "lax", Transport: inMemory(s)})
 	require.Error(t, err)
 	var de *toolcall.DefinitionError
 	require.ErrorAs(t, err, &de)
@@ -179,7 +179,7 @@ func TestRefusedSchemaIsReported(t *testing.T) {
 	assert.Contains(t, err.Error(), "pattern")
 
 	var refused []error
-	c := connect(t, mcptool.Server{Name: "lax", Transport: inMemory(s), OnRefused: func(err error) { refused = append(refused, err) }})
+	c := connect(t, mcptool.Remote{Name: "lax", Transport: inMemory(s), OnRefused: func(err error) { refused = append(refused, err) }})
 	tools, err := c.Tools(context.Background(), nil)
 	require.NoError(t, err)
 	require.Len(t, tools, 1)
@@ -191,7 +191,7 @@ func TestRefusedSchemaIsReported(t *testing.T) {
 func TestListChangedIsFollowed(t *testing.T) {
 	t.Parallel()
 	s := sdkServer(t)
-	c := connect(t, mcptool.Server{Transport: inMemory(s)})
+	c := connect(t, mcptool.Remote{Transport: inMemory(s)})
 	model := tt.NewModel(tt.Text("1"), tt.Text("2"), tt.Text("3"), tt.Text("4"))
 	client := toolcall.NewClient(model, toolcall.WithToolset(c))
 	want := []string{"fail", "forecast", "picture", "sum"}
@@ -227,7 +227,7 @@ func TestFailedListKeepsTheLastGoodOne(t *testing.T) {
 	})
 	var reported []error
 	var mu sync.Mutex
-	c := connect(t, mcptool.Server{Transport: inMemory(s), OnError: func(err error) { mu.Lock(); reported = append(reported, err); mu.Unlock() }})
+	c := connect(t, mcptool.Remote{Transport: inMemory(s), OnError: func(err error) { mu.Lock(); reported = append(reported, err); mu.Unlock() }})
 	failList.Store(true)
 	c.Refresh()
 	tools, err := c.Tools(context.Background(), nil)
@@ -272,7 +272,7 @@ func TestProgressReachesTheHooks(t *testing.T) {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 		})
-	c := connect(t, mcptool.Server{Transport: inMemory(s)})
+	c := connect(t, mcptool.Remote{Transport: inMemory(s)})
 	hooks := toolcall.Hooks{ToolProgress: func(_ context.Context, info toolcall.CallInfo, msg string, progress, total float64) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -300,7 +300,7 @@ func TestTimeoutCancelsOnTheServer(t *testing.T) {
 			close(cancelled)
 			return nil, ctx.Err()
 		})
-	c := connect(t, mcptool.Server{Transport: inMemory(s)})
+	c := connect(t, mcptool.Remote{Transport: inMemory(s)})
 	model := tt.NewModel(tt.ToolCalls(tt.Call("1", "hang", `{}`)), tt.Text("ok"))
 	resp, err := toolcall.NewClient(model, toolcall.WithToolset(c), toolcall.WithLimits(toolcall.Limits{ToolTimeout: 50 * time.Millisecond})).
 		Prompt("go").Call(context.Background())
@@ -316,8 +316,8 @@ func TestTimeoutCancelsOnTheServer(t *testing.T) {
 
 func TestConnectNeedsOneWay(t *testing.T) {
 	t.Parallel()
-	_, err := mcptool.Connect(context.Background(), mcptool.Server{Name: "x"})
+	_, err := mcptool.Connect(context.Background(), mcptool.Remote{Name: "x"})
 	require.EqualError(t, err, `mcptool: server "x": set exactly one of Command, URL, Transport and Session (0 set)`)
-	_, err = mcptool.Connect(context.Background(), mcptool.Server{Name: "x", Command: "a", URL: "http://b"})
+	_, err = mcptool.Connect(context.Background(), mcptool.Remote{Name: "x", Command: "a", URL: "http://b"})
 	require.EqualError(t, err, `mcptool: server "x": set exactly one of Command, URL, Transport and Session (2 set)`)
 }

@@ -31,7 +31,7 @@ import (
 	tt "github.com/toolcall-go/toolcall/toolcalltest"
 )
 
-// errorLog collects what a Client reports to Server.OnError.
+// errorLog collects what a Client reports to Remote.OnError.
 type errorLog struct {
 	mu   sync.Mutex
 	errs []error
@@ -73,7 +73,7 @@ func killed(t *testing.T, c *mcptool.Client) (pid int, client *toolcall.Client, 
 // testStdioKilledRestart: with Restart, the call after the server was
 // killed starts it again.
 func testStdioKilledRestart(t *testing.T, bin string) {
-	c := connect(t, mcptool.Server{Name: "prog", Command: bin, Restart: true})
+	c := connect(t, mcptool.Remote{Name: "prog", Command: bin, Restart: true})
 	pid, client, _ := killed(t, c)
 
 	resp, err := client.Prompt("again").Call(context.Background())
@@ -93,7 +93,7 @@ func testStdioKilledRestart(t *testing.T, bin string) {
 // testStdioKilledNoRestart: without Restart, the call after the server
 // was killed is a tool error wrapping ErrServerExited.
 func testStdioKilledNoRestart(t *testing.T, bin string) {
-	c := connect(t, mcptool.Server{Name: "prog", Command: bin})
+	c := connect(t, mcptool.Remote{Name: "prog", Command: bin})
 	_, client, model := killed(t, c)
 
 	resp, err := client.Prompt("again").Call(context.Background())
@@ -123,7 +123,7 @@ func testStdioKilledNoRestart(t *testing.T, bin string) {
 // tool.
 func testStdioFailedListKeepsTools(t *testing.T, bin string) {
 	var reported errorLog
-	c := connect(t, mcptool.Server{Name: "prog", Command: bin, OnError: reported.add})
+	c := connect(t, mcptool.Remote{Name: "prog", Command: bin, OnError: reported.add})
 	ctx := context.Background()
 	tools, err := c.Tools(ctx, nil)
 	require.NoError(t, err)
@@ -169,7 +169,7 @@ func testStdioFailedListKeepsTools(t *testing.T, bin string) {
 // testStdioListChangedThreeTimes: the model grows the server's tools three
 // times in a row; each new tool is in the next model request.
 func testStdioListChangedThreeTimes(t *testing.T, bin string) {
-	c := connect(t, mcptool.Server{Name: "prog", Command: bin})
+	c := connect(t, mcptool.Remote{Name: "prog", Command: bin})
 	// The go-sdk server sends tools/list_changed 10ms after a change, and
 	// the go-sdk client hands a notification to its handler apart from
 	// the responses: so the hook waits, before the next model request,
@@ -360,7 +360,7 @@ func TestRestartedHTTPServer(t *testing.T) {
 
 	var reported errorLog
 	hc, conns := trackedClient(t)
-	c := connect(t, mcptool.Server{Name: "http", URL: "http://" + addr, HTTPClient: hc, OnError: reported.add})
+	c := connect(t, mcptool.Remote{Name: "http", URL: "http://" + addr, HTTPClient: hc, OnError: reported.add})
 	model := sumTwice()
 	client := toolcall.NewClient(model, toolcall.WithToolset(c))
 	resp, err := client.Prompt("go").Call(context.Background())
@@ -527,7 +527,7 @@ func TestTypeScriptSessionLoss(t *testing.T) {
 			t.Parallel()
 			f, url := serveTSLike(t, "")
 			var reported errorLog
-			c := connect(t, mcptool.Server{Name: "ts", URL: url, HTTPClient: httpClient(t), OnError: reported.add})
+			c := connect(t, mcptool.Remote{Name: "ts", URL: url, HTTPClient: httpClient(t), OnError: reported.add})
 			client := toolcall.NewClient(sumTwice(), toolcall.WithToolset(c))
 			resp, err := client.Prompt("go").Call(context.Background())
 			require.NoError(t, err)
@@ -599,7 +599,7 @@ func TestTypeScriptSessionLossOverAProgramsTransport(t *testing.T) {
 			f, url := serveTSLike(t, tc.id)
 			var reported errorLog
 			hc := httpClient(t)
-			c := connect(t, mcptool.Server{Name: "ts", OnError: reported.add, Transport: func() (mcp.Transport, error) {
+			c := connect(t, mcptool.Remote{Name: "ts", OnError: reported.add, Transport: func() (mcp.Transport, error) {
 				return &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil
 			}})
 			client := toolcall.NewClient(sumTwice(), toolcall.WithToolset(c))

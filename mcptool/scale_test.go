@@ -141,7 +141,7 @@ func scaleOut(t *testing.T, backends []*scaleBackend, tc scaleCase) {
 	var recovered atomic.Int64
 	clients := make([]*toolcall.Client, scaleClients)
 	for i := range clients {
-		c, err := mcptool.Connect(ctx, mcptool.Server{
+		c, err := mcptool.Connect(ctx, mcptool.Remote{
 			Name:       fmt.Sprint("proxy-", i),
 			URL:        front.URL + tc.path,
 			HTTPClient: &http.Client{Transport: clientTransport},

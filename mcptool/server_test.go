@@ -178,7 +178,7 @@ func TestServedToolContextComesFromTheServer(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: stateless})
 		srv := httptest.NewServer(h)
-		c, err := mcptool.Connect(context.Background(), mcptool.Server{URL: srv.URL, Header: http.Header{"X-Tenant": {"acme"}}})
+		c, err := mcptool.Connect(context.Background(), mcptool.Remote{URL: srv.URL, Header: http.Header{"X-Tenant": {"acme"}}})
 		require.NoError(t, err)
 		tools, err := c.Tools(context.Background(), nil)
 		require.NoError(t, err)
@@ -199,7 +199,7 @@ func TestServedToolContextComesFromTheServer(t *testing.T) {
 		c.Close()
 
 		// Without the header the call is refused.
-		c, err = mcptool.Connect(context.Background(), mcptool.Server{URL: srv.URL})
+		c, err = mcptool.Connect(context.Background(), mcptool.Remote{URL: srv.URL})
 		require.NoError(t, err)
 		tools, err = c.Tools(context.Background(), nil)
 		require.NoError(t, err)
@@ -238,7 +238,7 @@ func TestRoundTrip(t *testing.T) {
 	t.Parallel()
 	s, err := mcptool.NewServer(&mcp.Implementation{Name: "calc"}, servedTools(t), nil)
 	require.NoError(t, err)
-	c := connect(t, mcptool.Server{Transport: inMemory(s)})
+	c := connect(t, mcptool.Remote{Transport: inMemory(s)})
 	tools, err := c.Tools(context.Background(), nil)
 	require.NoError(t, err)
 	var mu sync.Mutex

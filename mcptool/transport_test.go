@@ -89,7 +89,7 @@ func requireGone(t *testing.T, pid int) {
 // testStdioLoop: the program over stdio in a full loop; Close ends the
 // subprocess.
 func testStdioLoop(t *testing.T, bin string) {
-	c := connect(t, mcptool.Server{Name: "prog", Command: bin})
+	c := connect(t, mcptool.Remote{Name: "prog", Command: bin})
 	model := tt.NewModel(
 		tt.ToolCalls(tt.Call("1", "sum", `{"a":2,"b":3}`), tt.Call("2", "pid", `{}`)),
 		tt.Text("done"),
@@ -143,7 +143,7 @@ func startHTTPProgram(t *testing.T, bin, addr string) (url string, pid int) {
 // loop.
 func testHTTPLoop(t *testing.T, bin string) {
 	url, pid := startHTTPProgram(t, bin, "127.0.0.1:0")
-	c := connect(t, mcptool.Server{Name: "prog", URL: url, HTTPClient: httpClient(t)})
+	c := connect(t, mcptool.Remote{Name: "prog", URL: url, HTTPClient: httpClient(t)})
 	model := tt.NewModel(
 		tt.ToolCalls(tt.Call("1", "sum", `{"a":20,"b":22}`), tt.Call("2", "pid", `{}`)),
 		tt.Text("done"),

@@ -99,7 +99,7 @@ func TestURLCredentialsReachNoErrorNorTheModel(t *testing.T) {
 	name := "http://" + host + "/mcp"
 
 	var reported headerLog // of the errors' texts
-	c := connect(t, mcptool.Server{URL: raw, HTTPClient: ownConnections(t), OnError: func(err error) { reported.add(err.Error()) }})
+	c := connect(t, mcptool.Remote{URL: raw, HTTPClient: ownConnections(t), OnError: func(err error) { reported.add(err.Error()) }})
 	require.NotEmpty(t, keys.all())
 	for _, k := range keys.all() {
 		assert.Equal(t, "sk-url-secret", k, "the query reaches the server")
@@ -123,11 +123,11 @@ func TestURLCredentialsReachNoErrorNorTheModel(t *testing.T) {
 	require.True(t, e.IsError)
 	assert.Contains(t, e.Result, `mcptool: server "`+name+`": tools/call sum: `)
 
-	_, connectErr := mcptool.Connect(ctx, mcptool.Server{URL: raw, HTTPClient: ownConnections(t)})
+	_, connectErr := mcptool.Connect(ctx, mcptool.Remote{URL: raw, HTTPClient: ownConnections(t)})
 	require.Error(t, connectErr)
 	assert.Contains(t, connectErr.Error(), `mcptool: server "`+name+`": connect: `)
 
-	_, parseErr := mcptool.Connect(ctx, mcptool.Server{URL: "http://bob:pw-secret@" + host + "/mcp?api_key=sk-url-secret\x7f"})
+	_, parseErr := mcptool.Connect(ctx, mcptool.Remote{URL: "http://bob:pw-secret@" + host + "/mcp?api_key=sk-url-secret\x7f"})
 	require.Error(t, parseErr)
 
 	sent, err := json.Marshal(model.Requests())
@@ -162,7 +162,7 @@ func TestHeadersStayWithTheirOrigin(t *testing.T) {
 	}))
 	t.Cleanup(home.Close)
 
-	c := connect(t, mcptool.Server{URL: home.URL + "/mcp", HTTPClient: ownConnections(t),
+	c := connect(t, mcptool.Remote{URL: home.URL + "/mcp", HTTPClient: ownConnections(t),
 		Header: http.Header{"X-Api-Key": {"key-secret"}, "Authorization": {"Bearer token-secret"}}})
 	tools, err := c.Tools(context.Background(), nil)
 	require.NoError(t, err)
@@ -189,7 +189,7 @@ func TestHeadersStayWithTheirOrigin(t *testing.T) {
 }
 
 // TestUnauthorizedSaysToSetTheHeaders: a 401 says to put the credentials
-// in Server.Header, and names (never shows) the headers that were sent.
+// in Remote.Header, and names (never shows) the headers that were sent.
 func TestUnauthorizedSaysToSetTheHeaders(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -202,12 +202,12 @@ func TestUnauthorizedSaysToSetTheHeaders(t *testing.T) {
 		header http.Header
 		want   string
 	}{
-		{"no header", nil, `the server answered 401 Unauthorized: set the credentials it expects in Server.Header, e.g. "Authorization: Bearer <token>"`},
+		{"no header", nil, `the server answered 401 Unauthorized: set the credentials it expects in Remote.Header, e.g. "Authorization: Bearer <token>"`},
 		{"a header", http.Header{"Authorization": {"Bearer wrong-secret"}, "X-Tenant": {"a"}},
-			"the server answered 401 Unauthorized to the Server.Header sent (Authorization, X-Tenant): set the credentials it expects there"},
+			"the server answered 401 Unauthorized to the Remote.Header sent (Authorization, X-Tenant): set the credentials it expects there"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := mcptool.Connect(context.Background(), mcptool.Server{Name: "locked", URL: srv.URL, Header: tc.header, HTTPClient: ownConnections(t)})
+			_, err := mcptool.Connect(context.Background(), mcptool.Remote{Name: "locked", URL: srv.URL, Header: tc.header, HTTPClient: ownConnections(t)})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), `mcptool: server "locked": connect: `)
 			assert.Contains(t, err.Error(), tc.want)
@@ -276,7 +276,7 @@ func TestToolListIsBounded(t *testing.T) {
 			page: func(cursor string) *mcp.ListToolsResult {
 				return &mcp.ListToolsResult{Tools: objectTools("t"+cursor+"_", 300), NextCursor: next(cursor)}
 			},
-			want: mcptool.ListError{Server: "endless", Pages: 4, Tools: 1200, Reason: "more than 1000 tools (Server.MaxTools)"},
+			want: mcptool.ListError{Server: "endless", Pages: 4, Tools: 1200, Reason: "more than 1000 tools (Remote.MaxTools)"},
 		},
 		{
 			name: "tools over MaxTools",
@@ -284,7 +284,7 @@ func TestToolListIsBounded(t *testing.T) {
 				return &mcp.ListToolsResult{Tools: objectTools("t"+cursor+"_", 10), NextCursor: next(cursor)}
 			},
 			maxTools: 25,
-			want:     mcptool.ListError{Server: "endless", Pages: 3, Tools: 30, Reason: "more than 25 tools (Server.MaxTools)"},
+			want:     mcptool.ListError{Server: "endless", Pages: 3, Tools: 30, Reason: "more than 25 tools (Remote.MaxTools)"},
 		},
 		{
 			name: "a cursor that loops",
@@ -298,7 +298,7 @@ func TestToolListIsBounded(t *testing.T) {
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			c, err := mcptool.Connect(ctx, mcptool.Server{Name: "endless", Transport: inMemory(pagedServer(tc.page)), MaxTools: tc.maxTools})
+			c, err := mcptool.Connect(ctx, mcptool.Remote{Name: "endless", Transport: inMemory(pagedServer(tc.page)), MaxTools: tc.maxTools})
 			if c != nil {
 				c.Close()
 			}
@@ -310,7 +310,7 @@ func TestToolListIsBounded(t *testing.T) {
 	}
 
 	// Within the bounds, every page is read.
-	c := connect(t, mcptool.Server{Transport: inMemory(pagedServer(func(cursor string) *mcp.ListToolsResult {
+	c := connect(t, mcptool.Remote{Transport: inMemory(pagedServer(func(cursor string) *mcp.ListToolsResult {
 		res := &mcp.ListToolsResult{Tools: objectTools("t"+cursor+"_", 10)}
 		if cursor != "9" {
 			res.NextCursor = next(cursor)
@@ -321,7 +321,7 @@ func TestToolListIsBounded(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, tools, 100)
 
-	_, err = mcptool.Connect(context.Background(), mcptool.Server{Name: "x", Transport: inMemory(sdkServer(t)), MaxTools: -1})
+	_, err = mcptool.Connect(context.Background(), mcptool.Remote{Name: "x", Transport: inMemory(sdkServer(t)), MaxTools: -1})
 	assert.EqualError(t, err, `mcptool: server "x": MaxTools is -1; zero means the default, 1000`)
 }
 
@@ -339,7 +339,7 @@ func TestRepeatedToolNamesAreRefused(t *testing.T) {
 	})
 	const want = `mcptool: server "dups": toolcall: tool "dup": invalid tool: 2 tools of the list would be offered as "dup" (the server's names ["dup" "dup"]); all are left out`
 
-	_, err := mcptool.Connect(context.Background(), mcptool.Server{Name: "dups", Transport: inMemory(s)})
+	_, err := mcptool.Connect(context.Background(), mcptool.Remote{Name: "dups", Transport: inMemory(s)})
 	var de *toolcall.DefinitionError
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, "dup", de.Method)
@@ -347,7 +347,7 @@ func TestRepeatedToolNamesAreRefused(t *testing.T) {
 	assert.EqualError(t, err, want)
 
 	var refused []error
-	c := connect(t, mcptool.Server{Name: "dups", Transport: inMemory(s), OnRefused: func(err error) { refused = append(refused, err) }})
+	c := connect(t, mcptool.Remote{Name: "dups", Transport: inMemory(s), OnRefused: func(err error) { refused = append(refused, err) }})
 	tools, err := c.Tools(context.Background(), nil)
 	require.NoError(t, err)
 	require.Len(t, tools, 1)
@@ -403,7 +403,7 @@ func TestIllegalToolNamesAreMappedAndCalledByTheirOwn(t *testing.T) {
 	} {
 		t.Run("prefix="+tc.prefix, func(t *testing.T) {
 			t.Parallel()
-			c := connect(t, mcptool.Server{Name: "odd", Transport: inMemory(s), Prefix: tc.prefix})
+			c := connect(t, mcptool.Remote{Name: "odd", Transport: inMemory(s), Prefix: tc.prefix})
 			var calls []chat.ToolCall
 			for i, name := range tc.want {
 				assert.Regexp(t, `^[a-zA-Z0-9_-]{1,64}$`, name)
@@ -436,7 +436,7 @@ func TestMappedNamesThatMeetAreRefused(t *testing.T) {
 		}}
 	})
 	var refused []string
-	c := connect(t, mcptool.Server{Name: "meet", Transport: inMemory(s), OnRefused: func(err error) { refused = append(refused, err.Error()) }})
+	c := connect(t, mcptool.Remote{Name: "meet", Transport: inMemory(s), OnRefused: func(err error) { refused = append(refused, err.Error()) }})
 	tools, err := c.Tools(context.Background(), nil)
 	require.NoError(t, err)
 	require.Len(t, tools, 1)
@@ -453,8 +453,8 @@ func TestPrefixMustMakeLegalNames(t *testing.T) {
 		"fs.":                   `mcptool: server "x": Prefix "fs.": may hold only ASCII letters, digits, '_' and '-'`,
 		strings.Repeat("p", 55): `mcptool: server "x": Prefix "` + strings.Repeat("p", 55) + `": is 55 bytes long, the limit is 54`,
 	} {
-		_, err := mcptool.Connect(context.Background(), mcptool.Server{Name: "x", Transport: inMemory(sdkServer(t)), Prefix: prefix})
+		_, err := mcptool.Connect(context.Background(), mcptool.Remote{Name: "x", Transport: inMemory(sdkServer(t)), Prefix: prefix})
 		assert.EqualError(t, err, want)
 	}
-	connect(t, mcptool.Server{Name: "x", Transport: inMemory(sdkServer(t)), Prefix: strings.Repeat("p", 54)})
+	connect(t, mcptool.Remote{Name: "x", Transport: inMemory(sdkServer(t)), Prefix: strings.Repeat("p", 54)})
 }

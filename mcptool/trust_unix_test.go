@@ -21,7 +21,7 @@ import (
 
 // serverEnv connects to the program (with its env tool) as s says and
 // returns the environment the program sees.
-func serverEnv(t *testing.T, bin string, s mcptool.Server) map[string]string {
+func serverEnv(t *testing.T, bin string, s mcptool.Remote) map[string]string {
 	t.Helper()
 	s.Command, s.Args = bin, []string{"-env"}
 	c := connect(t, s)
@@ -42,7 +42,7 @@ func serverEnv(t *testing.T, bin string, s mcptool.Server) map[string]string {
 
 // TestStdioServerDoesNotSeeHostSecrets: a stdio server gets HOME, LOGNAME,
 // PATH, SHELL, TERM and USER from this process, none holding a shell
-// function, and Server.Env over them; not the API keys of the host. With
+// function, and Remote.Env over them; not the API keys of the host. With
 // InheritEnv it gets everything. (Not parallel: it sets this process's
 // environment.)
 func TestStdioServerDoesNotSeeHostSecrets(t *testing.T) {
@@ -53,7 +53,7 @@ func TestStdioServerDoesNotSeeHostSecrets(t *testing.T) {
 	t.Setenv("TERM", "() { :; }; echo pwned")
 	path := os.Getenv("PATH")
 
-	env := serverEnv(t, bin, mcptool.Server{Env: []string{"HOME=/srv/home", "EXTRA=1"}})
+	env := serverEnv(t, bin, mcptool.Remote{Env: []string{"HOME=/srv/home", "EXTRA=1"}})
 	assert.NotContains(t, env, "OPENAI_API_KEY")
 	assert.NotContains(t, env, "TERM", "a shell function")
 	assert.Equal(t, "/srv/home", env["HOME"], "Env wins")
@@ -64,11 +64,11 @@ func TestStdioServerDoesNotSeeHostSecrets(t *testing.T) {
 		assert.Contains(t, []string{"HOME", "LOGNAME", "PATH", "SHELL", "USER", "EXTRA"}, k)
 	}
 
-	env = serverEnv(t, bin, mcptool.Server{})
+	env = serverEnv(t, bin, mcptool.Remote{})
 	assert.NotContains(t, env, "OPENAI_API_KEY")
 	assert.Equal(t, "/home/host", env["HOME"])
 
-	env = serverEnv(t, bin, mcptool.Server{InheritEnv: true, Env: []string{"EXTRA=1"}})
+	env = serverEnv(t, bin, mcptool.Remote{InheritEnv: true, Env: []string{"EXTRA=1"}})
 	assert.Equal(t, "sk-host-secret", env["OPENAI_API_KEY"], "inherited on request")
 	assert.Equal(t, "() { :; }; echo pwned", env["TERM"])
 	assert.Equal(t, "1", env["EXTRA"])
@@ -82,7 +82,7 @@ func testStdioFailedRestartIsServerExited(t *testing.T, bin string) {
 	b, err := os.ReadFile(bin)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(own, b, 0o755))
-	c := connect(t, mcptool.Server{Name: "prog", Command: own, Restart: true})
+	c := connect(t, mcptool.Remote{Name: "prog", Command: own, Restart: true})
 	_, client, _ := killed(t, c)
 	require.NoError(t, os.Remove(own))
 

@@ -136,7 +136,7 @@ func run() error {
 		return err
 	}
 	fmt.Println("server: this program, started as `mcp serve` over stdio")
-	datetime, err := mcptool.Connect(ctx, mcptool.Server{
+	datetime, err := mcptool.Connect(ctx, mcptool.Remote{
 		Name:    "datetime",
 		Command: self,
 		Args:    []string{"serve", "-now", "2025-05-01T10:00:00+02:00"}, // fixed clock: the same output on every run
