@@ -81,6 +81,14 @@ func TestErrors(t *testing.T) {
 			wantErr: chat.ErrServer, wantMsg: "The server had an error processing your request. Bearer [redacted]",
 		},
 		{
+			name: "200 error string", status: 200, body: `{"error":"model crashed"}`,
+			wantErr: chat.ErrServer, wantMsg: "model crashed",
+		},
+		{
+			name: "200 failed, error string", status: 200, body: `{"status":"failed","output":[],"error":"out of memory"}`,
+			wantErr: chat.ErrServer, wantMsg: "out of memory",
+		},
+		{
 			name: "200 failed response", status: 200,
 			body:    `{"id":"resp_1","object":"response","status":"failed","model":"gpt-5-mini","output":[],"error":{"code":"server_error","message":"The model failed to generate a response."},"usage":null}`,
 			wantErr: chat.ErrServer, wantMsg: "The model failed to generate a response.",
@@ -184,6 +192,11 @@ func TestStreamErrors(t *testing.T) {
 			name:    "error event with an error object",
 			body:    sse(created, `{"type":"error","error":{"type":"rate_limit_error","code":"rate_limit_exceeded","message":"Slow down."}}`),
 			wantErr: chat.ErrRateLimited, wantMsg: "Slow down.",
+		},
+		{
+			name:    "error event with an error string",
+			body:    sse(created, `{"type":"error","error":"upstream closed"}`),
+			wantErr: chat.ErrServer, wantMsg: "upstream closed",
 		},
 		{
 			name:    "response.failed",

@@ -20,7 +20,8 @@ type response struct {
 	Output            []json.RawMessage  `json:"output"`
 	Usage             *usage             `json:"usage"`
 	IncompleteDetails *incompleteDetails `json:"incomplete_details"`
-	Error             *apiError          `json:"error"`
+	// Error is an error object (apiError), or from some servers a string.
+	Error json.RawMessage `json:"error"`
 }
 
 type incompleteDetails struct {
@@ -33,6 +34,20 @@ type apiError struct {
 	Type    string `json:"type"`
 	Code    any    `json:"code"` // a string, or a number from some servers
 	Message string `json:"message"`
+}
+
+// errorOf reads an "error" field: an error object, or a string that is
+// its message; nil when there is none.
+func errorOf(raw json.RawMessage) *apiError {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var e apiError
+	if raw[0] == '{' && json.Unmarshal(raw, &e) == nil {
+		return &e
+	}
+	return &apiError{Message: serverMessage([]byte(`{"error":` + string(raw) + `}`))}
 }
 
 type usage struct {
@@ -262,7 +277,7 @@ func (a *assembler) response(r *response, rep *httpline.Reply) (*chat.Response, 
 			return nil, rep.BadResponse(fmt.Sprintf("response incomplete, reason %q", reason))
 		}
 	case "failed":
-		return nil, failedError(rep, r.Error)
+		return nil, failedError(rep, errorOf(r.Error))
 	default:
 		return nil, rep.BadResponse(fmt.Sprintf("response status %q, not a finished response", r.Status))
 	}

@@ -105,9 +105,9 @@ type event struct {
 	Delta       deltaText       `json:"delta"`     // the text or arguments of a .delta event
 	Arguments   *string         `json:"arguments"` // response.function_call_arguments.done
 	// An error event's: code and message, or an error object.
-	Code    any       `json:"code"`
-	Message string    `json:"message"`
-	Error   *apiError `json:"error"`
+	Code    any             `json:"code"`
+	Message string          `json:"message"`
+	Error   json.RawMessage `json:"error"`
 }
 
 // handled are the events this package reads; any other is skipped.
@@ -150,7 +150,7 @@ func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Res
 	}
 	switch typ {
 	case "error":
-		e := ev.Error
+		e := errorOf(ev.Error)
 		if e == nil {
 			e = &apiError{Code: ev.Code, Message: ev.Message}
 		}

@@ -38,7 +38,7 @@ var include = []string{"reasoning.encrypted_content"}
 // An item is one input item. Exactly one group of fields is set, by Type:
 // "message" (Role, Content), "function_call" (CallID, Name, Arguments),
 // "function_call_output" (CallID, Output). A reasoning item is sent as
-// the raw JSON it came as (Raw).
+// the raw JSON it came as (raw).
 type item struct {
 	Type      string  `json:"type"`
 	Role      string  `json:"role,omitempty"`
@@ -97,7 +97,7 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		return nil, model, m.ep.BadRequest(model, fmt.Sprintf(format, args...))
 	}
 	o := &req.Options
-	if o.Stop != nil {
+	if len(o.Stop) > 0 {
 		return invalid("Options.Stop: the Responses API has no stop sequences")
 	}
 	if o.Seed != nil {
