@@ -3,7 +3,9 @@ package anthropic_test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -157,4 +159,28 @@ func TestSDKDivergences(t *testing.T) {
 		assert.Contains(t, string(sent.Content), `{"signature":"EqQB`)
 		assert.Contains(t, string(sent.Content), `\u003cboth\u003e`)
 	})
+}
+
+// TestRootImportsNeither: a program that imports only package toolcall
+// compiles neither this package nor the SDK, and this package's own build
+// needs only the standard library and the module's packages.
+func TestRootImportsNeither(t *testing.T) {
+	t.Parallel()
+	goTool, err := exec.LookPath("go")
+	require.NoError(t, err)
+	deps := func(pkg string) []string {
+		out, err := exec.Command(goTool, "list", "-deps", pkg).Output()
+		require.NoError(t, err, "go list -deps %s", pkg)
+		return strings.Fields(string(out))
+	}
+	for _, d := range deps("github.com/toolcall-go/toolcall") {
+		assert.NotContains(t, d, "providers/anthropic")
+		assert.NotContains(t, d, "anthropic-sdk-go")
+	}
+	for _, d := range deps("github.com/toolcall-go/toolcall/providers/anthropic") {
+		first, _, _ := strings.Cut(d, "/")
+		if strings.Contains(first, ".") && !strings.HasPrefix(d, "github.com/toolcall-go/toolcall") {
+			t.Errorf("providers/anthropic depends on %s", d)
+		}
+	}
 }
