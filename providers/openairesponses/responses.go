@@ -44,7 +44,8 @@ type Config struct {
 	HTTPClient *http.Client
 	// MaxRetries is how many times a request that failed with status 408,
 	// 409, 429 or 5xx, or whose connection failed before any response,
-	// is sent again (see "Retries" in the package documentation). 0 means
+	// is sent again (see "Retries, connections and limits" in the package
+	// documentation). 0 means
 	// [DefaultMaxRetries]; [NoRetries], or any negative value, turns
 	// retries off.
 	MaxRetries int
@@ -52,9 +53,9 @@ type Config struct {
 	// streamed, and the text, reasoning, reasoning items and tool-call
 	// arguments a stream assembles. A larger reply ends the call with an
 	// error that wraps [chat.ErrBadResponse] and names the limit. 0 means
-	// 32 MiB; a negative value, such as
-	// [toolcall.NoLimit], removes the limit. Each line of a stream is
-	// bounded to 16 MiB whatever this limit.
+	// 32 MiB; a negative value, such as [toolcall.NoLimit], removes the
+	// limit. Each line of a stream is bounded to 16 MiB whatever this
+	// limit.
 	MaxResponseBytes int
 }
 
