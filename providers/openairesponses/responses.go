@@ -45,9 +45,8 @@ type Config struct {
 	// MaxRetries is how many times a request that failed with status 408,
 	// 409, 429 or 5xx, or whose connection failed before any response,
 	// is sent again (see "Retries, connections and limits" in the package
-	// documentation). 0 means
-	// [DefaultMaxRetries]; [NoRetries], or any negative value, turns
-	// retries off.
+	// documentation). 0 means [DefaultMaxRetries]; [NoRetries], or any
+	// negative value, turns retries off.
 	MaxRetries int
 	// MaxResponseBytes bounds a reply: the body of a reply that is not
 	// streamed, and the text, reasoning, reasoning items and tool-call
