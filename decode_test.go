@@ -59,6 +59,9 @@ func decodeBoth(t testing.TB, args string) (planned, coded richArgs, perr, cerr 
 	perr = checkArgs(k, ts.plain, "rich", norm, &planned)
 	cerr = checkArgs(k.TwoPass(), ts.plain, "rich", norm, &coded)
 
+	require.Zero(t, planned.private, "an unexported field is not a parameter")
+	require.Zero(t, coded.private, "an unexported field is not a parameter")
+
 	// The plan again, with the pooled state the first pass left: the same
 	// verdict and value.
 	var again richArgs
