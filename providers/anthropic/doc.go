@@ -61,7 +61,7 @@
 // Thinking is turned on by sending a "thinking" field, from
 // Config.Thinking or, for one request, Options.Extra["thinking"], as
 // given: {"type":"enabled","budget_tokens":2048}, {"type":"adaptive"},
-// or {"type":"disabled"}. With thinking on, the API allows only tool
+// or {"type":"disabled"}; an Extra["thinking"] of nil sends no field. With thinking on, the API allows only tool
 // choices auto and none: a forced choice is refused before sending.
 //
 // A reply's thinking text becomes Message.Reasoning (blocks joined by a
@@ -92,8 +92,9 @@
 // and refusal with [chat.FinishFiltered], calls or not: a Client does not
 // run the calls of such a reply ([toolcall.ErrReplyCut]). pause_turn,
 // which only the API's own server tools cause (this package never offers
-// them), and a stop reason this package does not know on a reply with
-// calls are errors wrapping [chat.ErrBadResponse], never answers; an
+// them), and a stop reason this package does not know (or none) on a
+// reply with calls are errors wrapping [chat.ErrBadResponse], never
+// answers; an
 // unknown reason on a reply without calls is passed on as the finish
 // reason.
 //

@@ -98,6 +98,10 @@ func TestRequests(t *testing.T) {
 			Messages: []chat.Message{ask}, Tools: []chat.ToolDefinition{shortTool},
 			Options: chat.Options{Extra: map[string]any{"thinking": map[string]any{"type": "adaptive"}}},
 		}},
+		{name: "thinking removed by extra", cfg: anthropic.Config{Thinking: json.RawMessage(`{"type":"enabled","budget_tokens":2048}`)}, req: chat.Request{
+			Messages: []chat.Message{ask}, Tools: []chat.ToolDefinition{shortTool}, ToolChoice: chat.ToolChoice{Name: "get_weather"},
+			Options: chat.Options{Extra: map[string]any{"thinking": nil}},
+		}},
 		// Turning thinking off allows a forced choice again.
 		{name: "thinking disabled", cfg: anthropic.Config{Thinking: json.RawMessage(`{"type":"enabled","budget_tokens":2048}`)}, req: chat.Request{
 			Messages: []chat.Message{ask}, Tools: []chat.ToolDefinition{shortTool}, ToolChoice: chat.ToolChoice{Mode: chat.ToolChoiceRequired},

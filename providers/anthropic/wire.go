@@ -140,6 +140,9 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 			return invalid("Options.Extra: key %q: %v", "thinking", err)
 		}
 		wr.Thinking = raw
+		if v == nil {
+			wr.Thinking = nil // no thinking field, not Config's
+		}
 	}
 	thinkingOn, err := thinkingEnabled(wr.Thinking)
 	if err != nil {
