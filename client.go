@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/toolcalls"
 )
 
 // A Client runs prompts against a [chat.Model] and the tool-calling loop
@@ -484,14 +486,14 @@ func (p *Prompt) Call(ctx context.Context) (*Response, error) {
 	return cl.run(ctx, func(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 		mr, err := p.c.model.Chat(ctx, req)
 		if err == nil && mr != nil {
-			mr = withUniqueCallIDs(mr)
+			mr = toolcalls.WithUniqueIDs(mr)
 		}
 		return mr, err
 	})
 }
 
 // A chatFunc asks the model once; its reply's calls have unique ids (see
-// withUniqueCallIDs).
+// toolcalls.WithUniqueIDs).
 type chatFunc func(ctx context.Context, req *chat.Request) (*chat.Response, error)
 
 // run is the loop shared by Call and Stream, inside the call hooks.

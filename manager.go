@@ -14,6 +14,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/check"
+	"github.com/toolcall-go/toolcall/internal/toolcalls"
 )
 
 // A Manager executes the tool calls of a model response: it finds each
@@ -134,7 +135,7 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 		d := defaultConfig()
 		cfg = &d
 	}
-	reply = withUniqueCallIDs(reply)
+	reply = toolcalls.WithUniqueIDs(reply)
 	var execs []ToolExecution
 	if len(reply.Message.ToolCalls) == 1 {
 		execs = mem.one[:]

@@ -5,6 +5,8 @@ import (
 	"iter"
 
 	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/toolcalls"
 )
 
 // An EventKind says what a stream [Event] carries.
@@ -75,7 +77,7 @@ func (p *Prompt) Stream(ctx context.Context) iter.Seq2[Event, error] {
 			if err != nil || mr == nil {
 				return mr, err
 			}
-			mr = withUniqueCallIDs(mr) // the events carry the ids the results will
+			mr = toolcalls.WithUniqueIDs(mr) // the events carry the ids the results will
 			for _, tc := range mr.Message.ToolCalls {
 				if !emit(Event{Kind: EventToolCall, ToolCall: tc}) {
 					return nil, chat.ErrStreamStopped

@@ -1,4 +1,7 @@
-package toolcall
+// Package toolcalls repairs and inspects the tool calls of a model's reply
+// before they run: every call gets an id of its own, and a reply cut short
+// is told apart from one whose calls can run.
+package toolcalls
 
 import (
 	"fmt"
@@ -8,11 +11,11 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 )
 
-// uniqueCallIDs gives a call without an id "call_<index>" and a repeated id
+// UniqueIDs gives a call without an id "call_<index>" and a repeated id
 // a "_<n>" suffix, as the providers do, so that every tool message answers
 // one call and the history stays valid to resend. calls is copied only when
 // something changes.
-func uniqueCallIDs(calls []chat.ToolCall) (_ []chat.ToolCall, changed bool) {
+func UniqueIDs(calls []chat.ToolCall) (_ []chat.ToolCall, changed bool) {
 	if len(calls) == 1 && calls[0].ID != "" {
 		return calls, false // the common reply
 	}
@@ -35,10 +38,10 @@ func uniqueCallIDs(calls []chat.ToolCall) (_ []chat.ToolCall, changed bool) {
 	return calls, changed
 }
 
-// withUniqueCallIDs returns mr, or a copy whose calls have the ids
-// [uniqueCallIDs] gives them; the model's reply is never modified.
-func withUniqueCallIDs(mr *chat.Response) *chat.Response {
-	calls, changed := uniqueCallIDs(mr.Message.ToolCalls)
+// WithUniqueIDs returns mr, or a copy whose calls have the ids
+// [UniqueIDs] gives them; the model's reply is never modified.
+func WithUniqueIDs(mr *chat.Response) *chat.Response {
+	calls, changed := UniqueIDs(mr.Message.ToolCalls)
 	if !changed {
 		return mr
 	}
@@ -47,16 +50,17 @@ func withUniqueCallIDs(mr *chat.Response) *chat.Response {
 	return &c
 }
 
-// replyCut returns an error wrapping [ErrReplyCut] when mr has tool calls
-// and was cut short, and nil otherwise.
-func replyCut(mr *chat.Response) error {
+// Cut says why none of mr's tool calls may run when mr has tool calls and
+// was cut short (by the output limit or a content filter), and returns ""
+// otherwise.
+func Cut(mr *chat.Response) string {
 	n := len(mr.Message.ToolCalls)
 	if n == 0 || mr.FinishReason != chat.FinishLength && mr.FinishReason != chat.FinishFiltered {
-		return nil
+		return ""
 	}
 	calls := "call was"
 	if n > 1 {
 		calls = "calls were"
 	}
-	return fmt.Errorf("%w: finish reason %q; its %d tool %s not run", ErrReplyCut, mr.FinishReason, n, calls)
+	return fmt.Sprintf("finish reason %q; its %d tool %s not run", mr.FinishReason, n, calls)
 }
