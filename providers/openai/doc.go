@@ -181,13 +181,14 @@
 //
 // # go-openai
 //
-// The request body is github.com/sashabaranov/go-openai's
-// ChatCompletionRequest, with its tools and tool choice types. Three of its
-// fields are replaced, because their encoding loses information:
-// temperature and top_p (float32 with omitempty, so a temperature of 0
-// would not be sent) and the messages (empty content is omitted, and
-// OpenAI rejects a tool message without content; its tool calls have no
-// extra_content).
+// The request body and the reply are this package's own types, with only
+// the fields it sends and reads. go-openai's request type loses
+// information in its encoding: temperature and top_p are float32 with
+// omitempty, so a temperature of 0 would not be sent, its messages omit
+// empty content, which OpenAI rejects in a tool message, and its tool
+// calls have no extra_content. Encoding its many fields, and its tools
+// through a map, also cost more than the rest of a request
+// (BenchmarkHTTPLoop).
 //
 // The request is sent with net/http and the response decoded here, not
 // with go-openai's Client. In v1.43.0 its CreateChatCompletion fails on

@@ -9,28 +9,58 @@ import (
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
-
-	goopenai "github.com/sashabaranov/go-openai"
 )
 
-// baseRequest is go-openai's request type without its methods: if go-openai
-// ever gives ChatCompletionRequest a MarshalJSON, it must not take over the
-// encoding and hide the fields chatRequest overrides.
-type baseRequest goopenai.ChatCompletionRequest
-
-// chatRequest is the body of POST /chat/completions: go-openai's request,
-// with the fields whose go-openai encoding loses information replaced.
-// encoding/json uses the shallower of two fields with one JSON name, so
-// these win over the embedded ones.
+// chatRequest is the body of POST /chat/completions, with the fields this
+// package sends and no others, in the order it has always sent them
+// (toolcalltest.WireJSON renders the same bytes). Temperature and top_p
+// are pointers, so that a temperature of 0, the usual setting for tool
+// calling, is sent.
 type chatRequest struct {
-	baseRequest
-	// go-openai's are float32 with omitempty: a temperature of 0, the usual
-	// setting for tool calling, would not be sent at all.
-	Temperature *float64 `json:"temperature,omitempty"`
-	TopP        *float64 `json:"top_p,omitempty"`
-	// go-openai's message omits empty content, and OpenAI rejects a tool
-	// message without content.
-	Messages []wireMessage `json:"messages"`
+	Model               string         `json:"model"`
+	MaxTokens           int            `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int            `json:"max_completion_tokens,omitempty"`
+	Stream              bool           `json:"stream"`
+	Stop                []string       `json:"stop,omitempty"`
+	Seed                *int           `json:"seed,omitempty"`
+	Tools               []wireTool     `json:"tools,omitempty"`
+	ToolChoice          any            `json:"tool_choice,omitempty"` // a mode, or a wireToolChoice
+	StreamOptions       *streamOptions `json:"stream_options,omitempty"`
+	ParallelToolCalls   *bool          `json:"parallel_tool_calls,omitempty"`
+	Temperature         *float64       `json:"temperature,omitempty"`
+	TopP                *float64       `json:"top_p,omitempty"`
+	Messages            []wireMessage  `json:"messages"`
+}
+
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+type wireTool struct {
+	Function wireFunctionDecl `json:"function"`
+	Type     string           `json:"type"` // "function"
+}
+
+// MarshalJSON encodes a tool with json.Marshal, which escapes <, > and &,
+// as the body always had them; the rest of the body is encoded without.
+func (t wireTool) MarshalJSON() ([]byte, error) {
+	type plain wireTool
+	return json.Marshal(plain(t))
+}
+
+type wireFunctionDecl struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Strict      bool            `json:"strict,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// wireToolChoice names the one function the model must call.
+type wireToolChoice struct {
+	Type     string `json:"type"` // "function"
+	Function struct {
+		Name string `json:"name"`
+	} `json:"function"`
 }
 
 type wireMessage struct {
@@ -46,14 +76,19 @@ type wireMessage struct {
 	ToolCallID       string         `json:"tool_call_id,omitempty"`
 }
 
-// wireToolCall is a replayed tool call: go-openai's ToolCall, with
-// extra_content, where Gemini's OpenAI-compatible endpoint sends a call's
-// thought signature and wants it back (cloudwego/eino#621).
+// wireToolCall is a replayed tool call, with extra_content, where Gemini's
+// OpenAI-compatible endpoint sends a call's thought signature and wants it
+// back (cloudwego/eino#621).
 type wireToolCall struct {
-	ID           string                `json:"id,omitempty"`
-	Type         goopenai.ToolType     `json:"type"`
-	Function     goopenai.FunctionCall `json:"function"`
-	ExtraContent json.RawMessage       `json:"extra_content,omitempty"`
+	ID           string          `json:"id,omitempty"`
+	Type         string          `json:"type"` // "function"
+	Function     wireCallFunc    `json:"function"`
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
+}
+
+type wireCallFunc struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments,omitempty"`
 }
 
 // noParameters stands in for an empty input schema: OpenAI rejects an
@@ -79,7 +114,7 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		return nil, model, m.ep.BadRequest(model, fmt.Sprintf(format, args...))
 	}
 
-	wr := chatRequest{baseRequest: baseRequest{Model: model, Stream: stream}}
+	wr := chatRequest{Model: model, Stream: stream}
 	wr.Messages = make([]wireMessage, len(req.Messages))
 	for i := range req.Messages {
 		msg := &req.Messages[i]
@@ -99,8 +134,8 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 			for j, tc := range msg.ToolCalls {
 				wm.ToolCalls[j] = wireToolCall{
 					ID:           tc.ID,
-					Type:         goopenai.ToolTypeFunction,
-					Function:     goopenai.FunctionCall{Name: tc.Name, Arguments: argumentsText(tc.Arguments)},
+					Type:         "function",
+					Function:     wireCallFunc{Name: tc.Name, Arguments: argumentsText(tc.Arguments)},
 					ExtraContent: extraContent(tc.ProviderData),
 				}
 			}
@@ -108,26 +143,24 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	}
 
 	if len(req.Tools) > 0 {
-		wr.Tools = make([]goopenai.Tool, len(req.Tools))
-		defs := make([]goopenai.FunctionDefinition, len(req.Tools))
+		wr.Tools = make([]wireTool, len(req.Tools))
 		for i, d := range req.Tools {
 			params := d.InputSchema
 			if t := bytes.TrimSpace(params); len(t) == 0 || string(t) == "null" {
 				params = noParameters
 			}
-			defs[i] = goopenai.FunctionDefinition{Name: d.Name, Description: d.Description, Strict: d.Strict, Parameters: params}
-			wr.Tools[i] = goopenai.Tool{Type: goopenai.ToolTypeFunction, Function: &defs[i]}
+			wr.Tools[i] = wireTool{Type: "function", Function: wireFunctionDecl{Name: d.Name, Description: d.Description, Strict: d.Strict, Parameters: params}}
 		}
 		// OpenAI rejects tool_choice and parallel_tool_calls without tools.
 		switch c := req.ToolChoice; {
 		case c.Name != "":
-			wr.ToolChoice = goopenai.ToolChoice{Type: goopenai.ToolTypeFunction, Function: goopenai.ToolFunction{Name: c.Name}}
+			tc := wireToolChoice{Type: "function"}
+			tc.Function.Name = c.Name
+			wr.ToolChoice = tc
 		case c.Mode != "":
 			wr.ToolChoice = string(c.Mode)
 		}
-		if p := req.Options.ParallelToolCalls; p != nil {
-			wr.ParallelToolCalls = *p
-		}
+		wr.ParallelToolCalls = req.Options.ParallelToolCalls
 	}
 
 	o := &req.Options
@@ -136,12 +169,11 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		if m.completionTokens {
 			wr.MaxCompletionTokens = *o.MaxTokens
 		} else {
-			//lint:ignore SA1019 servers other than OpenAI's (llama.cpp, vLLM) read only max_tokens
 			wr.MaxTokens = *o.MaxTokens
 		}
 	}
 	if stream {
-		wr.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
+		wr.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
 
 	var buf bytes.Buffer
@@ -221,12 +253,18 @@ func argumentsText(args json.RawMessage) string {
 // chatResponse is a reply, or one streamed chunk. Its types are lenient
 // where servers differ; see text and arguments.
 type chatResponse struct {
-	Model   string          `json:"model"`
-	Choices []wireChoice    `json:"choices"`
-	Usage   *goopenai.Usage `json:"usage"`
+	Model   string       `json:"model"`
+	Choices []wireChoice `json:"choices"`
+	Usage   *wireUsage   `json:"usage"`
 	// Error is set by servers that report a failure in a 200 body or
 	// mid-stream.
 	Error json.RawMessage `json:"error"`
+}
+
+type wireUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
 }
 
 type wireChoice struct {
@@ -342,7 +380,7 @@ type assembler struct {
 	// by index: it alone does not make a call.
 	early  map[int]json.RawMessage
 	finish string
-	usage  *goopenai.Usage
+	usage  *wireUsage
 	// size counts the bytes of text, reasoning and arguments a stream
 	// brought, for limit, the response limit (negative: none).
 	size, limit int64
