@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 
+	"github.com/toolcall-go/toolcall/internal/hook"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
 )
 
@@ -500,7 +501,7 @@ type chatFunc func(ctx context.Context, req *chat.Request) (*chat.Response, erro
 func (cl *call) run(ctx context.Context, ask chatFunc) (*Response, error) {
 	hooks := cl.cfg.hooks
 	if hooks.BeforeCall != nil {
-		ctx = hookContext(ctx, hooks.BeforeCall(ctx, &cl.req))
+		ctx = hook.Context(ctx, hooks.BeforeCall(ctx, &cl.req))
 	}
 	resp, err := cl.rounds(ctx, ask)
 	if hooks.AfterCall != nil {
@@ -537,7 +538,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		}
 		mctx := ctx
 		if hooks.BeforeModel != nil {
-			mctx = hookContext(ctx, hooks.BeforeModel(ctx, req))
+			mctx = hook.Context(ctx, hooks.BeforeModel(ctx, req))
 		}
 		resp.Rounds = round
 		var start time.Duration

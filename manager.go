@@ -14,6 +14,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/check"
+	"github.com/toolcall-go/toolcall/internal/hook"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
 )
 
@@ -286,7 +287,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	if h := cfg.hooks.BeforeTool; h != nil {
 		c := call
 		c.Arguments = seen
-		ctx = hookContext(ctx, h(ctx, c))
+		ctx = hook.Context(ctx, h(ctx, c))
 	}
 	finish := func(err error) error {
 		e.Duration = monotonic() - start
@@ -348,7 +349,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	}
 	mw := cfg.middleware
 	if g := gate(cfg, md, preset); g != nil {
-		mw = chainMiddleware(g, mw)
+		mw = hook.Wrap(g, mw)
 	}
 	if mw != nil {
 		seen = bytes.Clone(args)
@@ -361,7 +362,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 			checked.Arguments = check.Normalize(edited)
 			e.Call.Arguments, seen = edited, bytes.Clone(edited)
 			if err = argumentLimits(cfg, def.Name, checked.Arguments); err == nil {
-				mw = chainMiddleware(gate(cfg, md, &Decision{Allow: true}), cfg.middleware)
+				mw = hook.Wrap(gate(cfg, md, &Decision{Allow: true}), cfg.middleware)
 				result, err = safeRun(tctx, tool, bt, in, variant, checked, seen, mw)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 
+	"github.com/toolcall-go/toolcall/internal/hook"
 	"github.com/toolcall-go/toolcall/internal/seal"
 	"github.com/toolcall-go/toolcall/internal/signature"
 )
@@ -200,15 +201,6 @@ type Hooks struct {
 	ToolProgress func(ctx context.Context, info CallInfo, message string, progress, total float64)
 }
 
-// hookContext returns what a before-hook returned, or ctx when it returned
-// nil.
-func hookContext(ctx, from context.Context) context.Context {
-	if from == nil {
-		return ctx
-	}
-	return from
-}
-
 // A ModelCall is one model round trip, as [Hooks].AfterModel sees it.
 type ModelCall struct {
 	Round    int // from 1
@@ -314,22 +306,10 @@ func WithMiddleware(mw ...Middleware) ManagerOption {
 	return execOption(func(c *config) {
 		for _, m := range mw {
 			if m != nil {
-				c.middleware = chainMiddleware(c.middleware, m)
+				c.middleware = hook.Wrap(c.middleware, m)
 			}
 		}
 	})
-}
-
-func chainMiddleware(outer, inner Middleware) Middleware {
-	switch {
-	case outer == nil:
-		return inner
-	case inner == nil:
-		return outer
-	}
-	return func(ctx context.Context, call chat.ToolCall, next func(context.Context) (string, error)) (string, error) {
-		return outer(ctx, call, func(ctx context.Context) (string, error) { return inner(ctx, call, next) })
-	}
 }
 
 // WithHooks adds observers of the loop. Given more than once, every set
@@ -344,11 +324,11 @@ func WithHooks(h Hooks) ManagerOption {
 // then returns hooks that run h's after a's (and h's after-hooks first).
 func (a Hooks) then(h Hooks) Hooks {
 	out := Hooks{
-		BeforeCall:  chainBefore(a.BeforeCall, h.BeforeCall),
-		BeforeModel: chainBefore(a.BeforeModel, h.BeforeModel),
-		AfterModel:  chainAfter(h.AfterModel, a.AfterModel),
-		BeforeTool:  chainBefore(a.BeforeTool, h.BeforeTool),
-		AfterTool:   chainAfter(h.AfterTool, a.AfterTool),
+		BeforeCall:  hook.Before(a.BeforeCall, h.BeforeCall),
+		BeforeModel: hook.Before(a.BeforeModel, h.BeforeModel),
+		AfterModel:  hook.After(h.AfterModel, a.AfterModel),
+		BeforeTool:  hook.Before(a.BeforeTool, h.BeforeTool),
+		AfterTool:   hook.After(h.AfterTool, a.AfterTool),
 	}
 	out.AfterCall = a.AfterCall
 	if x, y := h.AfterCall, a.AfterCall; x != nil && y != nil {
@@ -366,29 +346,6 @@ func (a Hooks) then(h Hooks) Hooks {
 		out.ToolProgress = y
 	}
 	return out
-}
-
-func chainBefore[T any](a, b func(context.Context, T) context.Context) func(context.Context, T) context.Context {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	return func(ctx context.Context, v T) context.Context {
-		ctx = hookContext(ctx, a(ctx, v))
-		return hookContext(ctx, b(ctx, v))
-	}
-}
-
-func chainAfter[T any](a, b func(context.Context, T)) func(context.Context, T) {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	return func(ctx context.Context, v T) { a(ctx, v); b(ctx, v) }
 }
 
 // WithMaxIterations sets how many tool rounds a call may take, 10 by
