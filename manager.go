@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/hook"
+	"github.com/toolcall-go/toolcall/internal/limits"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
 )
 
@@ -370,7 +371,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	e.State = cc.end() // a failed call's writes count too: its work happened
 	if err == nil {
 		if cfg.limits.MaxResultBytes > 0 && len(result) > cfg.limits.MaxResultBytes {
-			result = truncate(result, cfg.limits.MaxResultBytes)
+			result = limits.Truncate(result, cfg.limits.MaxResultBytes)
 		}
 		e.Result = result
 		e.ReturnDirect = md.ReturnDirect || cc.state.returnDirect.Load()
@@ -420,28 +421,11 @@ func safeRun(ctx context.Context, t Tool, bt builtTool, in *check.Input, k *chec
 }
 
 // argumentLimits refuses arguments over the size or nesting limit with an
-// *ArgumentError for the model. The default nesting limit needs no pass of
-// its own: the validator enforces it as it walks.
+// *ArgumentError for the model.
 func argumentLimits(cfg *config, tool string, args []byte) error {
-	var v Violation
-	switch {
-	case cfg.limits.MaxArgumentBytes > 0 && len(args) > cfg.limits.MaxArgumentBytes:
-		v = Violation{Rule: "maxLength", Message: fmt.Sprintf("arguments are %d bytes long, the limit is %d", len(args), cfg.limits.MaxArgumentBytes)}
-	case cfg.limits.MaxArgumentDepth > 0 && cfg.limits.MaxArgumentDepth < check.MaxDepth && check.NestingExceeds(args, cfg.limits.MaxArgumentDepth):
-		v = Violation{Rule: "maxDepth", Message: fmt.Sprintf("arrays and objects nest more than %d levels deep, the limit", cfg.limits.MaxArgumentDepth)}
-	default:
+	rule, msg := limits.Arguments(args, cfg.limits.MaxArgumentBytes, cfg.limits.MaxArgumentDepth)
+	if rule == "" {
 		return nil
 	}
-	return &ArgumentError{Tool: tool, Violations: []Violation{v}}
-}
-
-// truncationMarker ends a tool result cut to [Limits].MaxResultBytes.
-const truncationMarker = "\n[truncated: result was %d bytes, limit %d]"
-
-func truncate(s string, limit int) string {
-	cut := limit
-	for cut > 0 && cut < len(s) && s[cut]&0xC0 == 0x80 {
-		cut-- // keep UTF-8 whole
-	}
-	return s[:cut] + fmt.Sprintf(truncationMarker, len(s), limit)
+	return &ArgumentError{Tool: tool, Violations: []Violation{{Rule: rule, Message: msg}}}
 }
