@@ -145,42 +145,28 @@ func NewMethod(obj any, method string, opts ...ToolOption) (Tool, error) {
 
 func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOption) (Tool, error) {
 	typeName := obj.Type().String()
-	fail := func(path string, err error) error {
-		return &DefinitionError{Type: typeName, Method: spec.Method, Path: path, Err: err}
+	fail := func(sentinel, err error) error {
+		return &DefinitionError{Type: typeName, Method: spec.Method, Err: fmt.Errorf("%w: %v", sentinel, err)}
 	}
-	if spec.Method == "" || !isExported(spec.Method) {
-		return nil, fail("", fmt.Errorf("%w: method %q is unexported; only exported methods can be tools", ErrInvalidTool, spec.Method))
-	}
-	m := obj.MethodByName(spec.Method)
-	if !m.IsValid() {
-		if obj.Kind() != reflect.Pointer {
-			if _, ok := reflect.PointerTo(obj.Type()).MethodByName(spec.Method); ok {
-				return nil, fail("", fmt.Errorf("%w: method %s has a pointer receiver; pass a *%s", ErrInvalidTool, spec.Method, typeName))
-			}
-		}
-		return nil, fail("", fmt.Errorf("%w: %s has no method %s", ErrInvalidTool, typeName, spec.Method))
+	m, err := signature.Method(obj, spec.Method)
+	if err != nil {
+		return nil, fail(ErrInvalidTool, err)
 	}
 	cfg := toolConfig{name: spec.Name, description: spec.Description, returnDirect: spec.ReturnDirect, strict: spec.Strict, approval: spec.Approval, timeout: spec.Timeout}
 	if cfg.name == "" {
 		cfg.name = spec.Method
 	}
 	if spec.Converter != "" {
-		var conv func(any) (string, error)
-		cm := obj.MethodByName(spec.Converter)
-		if cm.IsValid() {
-			conv, _ = cm.Interface().(func(any) (string, error))
+		if cfg.converter, err = signature.Converter(obj, spec.Converter); err != nil {
+			return nil, fail(ErrInvalidTool, err)
 		}
-		if conv == nil {
-			return nil, fail("", fmt.Errorf("%w: converter %q must be a method of %s with signature func(any) (string, error)", ErrInvalidTool, spec.Converter, typeName))
-		}
-		cfg.converter = conv
 	}
 	for _, o := range opts {
 		o.applyToTool(&cfg)
 	}
 	params, err := signature.ParseParams(spec.Params)
 	if err != nil {
-		return nil, fail("", fmt.Errorf("%w: %v", ErrInvalidTool, err))
+		return nil, fail(ErrInvalidTool, err)
 	}
 	if len(cfg.params) > 0 {
 		params = cfg.params
@@ -188,21 +174,13 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 	ft := m.Type()
 	shape, err := signature.Classify(ft, toolContextType, len(params))
 	if err != nil {
-		return nil, fail("", fmt.Errorf("%w: %v", errUnsupportedSignature, err))
+		return nil, fail(errUnsupportedSignature, err)
 	}
-	ft0 := &reflectTool{fn: m, shape: shape, source: typeName + "." + spec.Method}
-	var argType reflect.Type
-	switch shape.Input {
-	case signature.Struct:
-		argType = ft.In(shape.Params[0])
-	case signature.Positional:
-		if argType, err = signature.PositionalStruct(ft, shape.Params, params); err != nil {
-			return nil, fail("", fmt.Errorf("%w: %v", ErrInvalidTool, err))
-		}
-	default:
-		argType = reflect.TypeFor[struct{}]()
+	argType, err := signature.ArgType(ft, shape, params)
+	if err != nil {
+		return nil, fail(ErrInvalidTool, err)
 	}
-	ft0.argType = argType
+	ft0 := &reflectTool{fn: m, shape: shape, source: typeName + "." + spec.Method, argType: argType}
 	ts, err := schemaOf(argType)
 	if err != nil {
 		return nil, withSource(err, typeName, spec.Method)
@@ -251,8 +229,6 @@ func withSource(err error, typeName, method string) error {
 	}
 	return err
 }
-
-func isExported(name string) bool { return name != "" && 'A' <= name[0] && name[0] <= 'Z' }
 
 // WithParams names the parameters of a method or func that takes several
 // (Go reflection does not know parameter names). See [Method] for the
