@@ -183,7 +183,8 @@ func TestFuncToolConcurrentCalls(t *testing.T) {
 // arguments checked and decoded in one pass and a result encoded by
 // encoding/json: the argument, the bytes of its strings (one arena), the
 // tags' array, the days the tool makes, the result in an interface, the
-// encoder, and the result's text.
+// encoder, and the result's text: 7 with Go 1.26's encoding/json, 9 with
+// Go 1.27's, which is built on encoding/json/v2.
 func TestFuncToolAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("encoding/json's sync.Pool drops items at random under the race detector")
@@ -228,5 +229,5 @@ func TestFuncToolAllocs(t *testing.T) {
 			panic(fmt.Sprint(out, err))
 		}
 	})
-	assert.LessOrEqual(t, allocs, 7.0)
+	assert.LessOrEqual(t, allocs, 9.0)
 }
