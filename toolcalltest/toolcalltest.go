@@ -282,8 +282,7 @@ func WireJSON(req *chat.Request) []byte {
 }
 
 // The wire types below mirror the fields, their order and their encoding
-// in providers/openai: go-openai's ChatCompletionRequest with temperature,
-// top_p and messages replaced, whose fields encoding/json writes last.
+// in providers/openai.
 type (
 	wireRequest struct {
 		Model             string        `json:"model"`
@@ -331,13 +330,6 @@ type (
 		} `json:"function"`
 	}
 )
-
-// MarshalJSON encodes a tool as go-openai's Tool does, with json.Marshal,
-// which escapes <, > and &; the rest of the body is encoded without.
-func (t wireTool) MarshalJSON() ([]byte, error) {
-	type plain wireTool
-	return json.Marshal(plain(t))
-}
 
 // wireReserved are the keys Options.Extra cannot set.
 var wireReserved = []string{"model", "messages", "stream", "stream_options", "tools", "tool_choice"}

@@ -183,7 +183,7 @@ func newHandLoop(tb testing.TB, srv *httptest.Server) *handLoop {
 		tools: []handTool{{Type: "function", Function: handFunction{
 			Name:        "get_weather",
 			Description: "Get the current weather for a city",
-			Parameters:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"},"unit":{"type":"string","enum":["C","F"]}},"required":["city"]}`),
+			Parameters:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string","description":"City name"},"unit":{"type":"string","enum":["C","F"]}},"required":["city"],"additionalProperties":false}`),
 		}}},
 	}
 }

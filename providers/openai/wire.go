@@ -7,13 +7,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolcall-go/toolcall/chat"
 )
 
 // chatRequest is the body of POST /chat/completions, with the fields this
-// package sends and no others, in the order it has always sent them
-// (toolcalltest.WireJSON renders the same bytes). Temperature and top_p
+// package sends and no others (toolcalltest.WireJSON renders the same
+// bytes). Temperature and top_p
 // are pointers, so that a temperature of 0, the usual setting for tool
 // calling, is sent.
 type chatRequest struct {
@@ -39,13 +40,6 @@ type streamOptions struct {
 type wireTool struct {
 	Function wireFunctionDecl `json:"function"`
 	Type     string           `json:"type"` // "function"
-}
-
-// MarshalJSON encodes a tool with json.Marshal, which escapes <, > and &,
-// as the body always had them; the rest of the body is encoded without.
-func (t wireTool) MarshalJSON() ([]byte, error) {
-	type plain wireTool
-	return json.Marshal(plain(t))
 }
 
 type wireFunctionDecl struct {
@@ -308,6 +302,10 @@ type text string
 func (t *text) UnmarshalJSON(b []byte) error {
 	switch b[0] {
 	case '"':
+		if s, ok := plainString(b); ok {
+			*t = text(s)
+			return nil
+		}
 		return json.Unmarshal(b, (*string)(t))
 	case 'n':
 		*t = ""
@@ -337,6 +335,10 @@ type arguments []byte
 func (a *arguments) UnmarshalJSON(b []byte) error {
 	switch b[0] {
 	case '"':
+		if s, ok := plainString(b); ok {
+			*a = append(arguments(nil), s...)
+			return nil
+		}
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
@@ -352,6 +354,23 @@ func (a *arguments) UnmarshalJSON(b []byte) error {
 		*a = buf.Bytes()
 	}
 	return nil
+}
+
+// plainString returns the content of b, a JSON string with its quotes,
+// when it holds no escape and is valid UTF-8, as most text does: the
+// decoder would return those bytes unchanged, and a second pass of it
+// over each string costs more than the rest of a reply.
+func plainString(b []byte) ([]byte, bool) {
+	if len(b) < 2 || b[len(b)-1] != '"' {
+		return nil, false
+	}
+	s := b[1 : len(b)-1]
+	for _, c := range s {
+		if c == '\\' || c == '"' || c < ' ' {
+			return nil, false
+		}
+	}
+	return s, utf8.Valid(s)
 }
 
 func kind(c byte) string {
