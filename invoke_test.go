@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -229,5 +231,9 @@ func TestFuncToolAllocs(t *testing.T) {
 			panic(fmt.Sprint(out, err))
 		}
 	})
-	assert.LessOrEqual(t, allocs, 9.0)
+	limit := 9.0
+	if strings.HasPrefix(runtime.Version(), "go1.26") {
+		limit = 7
+	}
+	assert.LessOrEqual(t, allocs, limit)
 }
