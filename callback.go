@@ -2,7 +2,6 @@ package toolcall
 
 import (
 	"context"
-	"encoding"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/check"
+	"github.com/toolcall-go/toolcall/internal/resulttext"
 	"github.com/toolcall-go/toolcall/internal/signature"
 )
 
@@ -288,17 +288,9 @@ func (t *reflectTool) invoke(ctx context.Context, args reflect.Value) (string, e
 	case err != nil:
 		return "", err
 	case !ok:
-		return noResultText, nil
+		return resulttext.NoResult, nil
 	}
 	return convert(t.conv, result)
-}
-
-// convert applies the tool's converter, else the default.
-func convert(conv func(any) (string, error), v any) (string, error) {
-	if conv == nil {
-		return ConvertResult(v)
-	}
-	return conv(v)
 }
 
 // NewFunc returns a tool that calls fn. The tool's parameters are the
@@ -375,24 +367,16 @@ func (t *funcTool[In, Out]) OutputSchema() json.RawMessage {
 // to one, that encodes as JSON by its fields (no MarshalJSON or
 // MarshalText of its own). It is built on first use and cached.
 func outputSchema(rt reflect.Type) json.RawMessage {
-	if rt.Kind() == reflect.Pointer {
-		rt = rt.Elem()
-	}
-	if rt.Kind() != reflect.Struct || rt.Implements(jsonMarshalerType) || reflect.PointerTo(rt).Implements(jsonMarshalerType) ||
-		rt.Implements(textMarshalerType) || reflect.PointerTo(rt).Implements(textMarshalerType) {
+	st, ok := resulttext.Struct(rt)
+	if !ok {
 		return nil
 	}
-	ts, err := schemaOf(rt)
+	ts, err := schemaOf(st)
 	if err != nil {
 		return nil
 	}
 	return ts.plain.Schema
 }
-
-var (
-	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
-	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
-)
 
 func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage) (string, error) {
 	return t.run(ctx, chat.ToolCall{}, check.Normalize(arguments), t.in.Variant(t.def.Strict, false, true), nil)
@@ -415,7 +399,7 @@ func (t *funcTool[In, Out]) invoke(ctx context.Context, in In) (string, error) {
 		return "", err
 	}
 	if t.noResult {
-		return noResultText, nil
+		return resulttext.NoResult, nil
 	}
 	return convert(t.conv, out)
 }
