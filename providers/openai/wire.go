@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolcall-go/toolcall/chat"
 )
@@ -302,10 +301,6 @@ type text string
 func (t *text) UnmarshalJSON(b []byte) error {
 	switch b[0] {
 	case '"':
-		if s, ok := plainString(b); ok {
-			*t = text(s)
-			return nil
-		}
 		return json.Unmarshal(b, (*string)(t))
 	case 'n':
 		*t = ""
@@ -335,10 +330,6 @@ type arguments []byte
 func (a *arguments) UnmarshalJSON(b []byte) error {
 	switch b[0] {
 	case '"':
-		if s, ok := plainString(b); ok {
-			*a = append(arguments(nil), s...)
-			return nil
-		}
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
@@ -354,23 +345,6 @@ func (a *arguments) UnmarshalJSON(b []byte) error {
 		*a = buf.Bytes()
 	}
 	return nil
-}
-
-// plainString returns the content of b, a JSON string with its quotes,
-// when it holds no escape and is valid UTF-8, as most text does: the
-// decoder would return those bytes unchanged, and a second pass of it
-// over each string costs more than the rest of a reply.
-func plainString(b []byte) ([]byte, bool) {
-	if len(b) < 2 || b[len(b)-1] != '"' {
-		return nil, false
-	}
-	s := b[1 : len(b)-1]
-	for _, c := range s {
-		if c == '\\' || c == '"' || c < ' ' {
-			return nil, false
-		}
-	}
-	return s, utf8.Valid(s)
 }
 
 func kind(c byte) string {
