@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/toolcall-go/toolcall/chat"
-	"github.com/toolcall-go/toolcall/internal/check"
+	"github.com/toolcall-go/toolcall/internal/paused"
 	"github.com/toolcall-go/toolcall/internal/seal"
 )
 
@@ -77,58 +77,19 @@ func (c *config) openPaused(p *Paused) error {
 }
 
 // checkPaused checks that p holds together and returns the reply it
-// pauses: each waiting call is a call of that reply, with the same id,
-// name and arguments (as JSON values), each done call one with the same
-// id and name, and each of the reply's calls is one or the other, once.
+// pauses (see [paused.Check]).
 func checkPaused(p *Paused) (chat.Message, error) {
-	invalid := func(format string, args ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrInvalidPaused}, args...)...)
+	pending := make([]chat.ToolCall, len(p.Pending))
+	for i, pc := range p.Pending {
+		pending[i] = pc.ToolCall
 	}
-	n := len(p.History)
-	if n == 0 || p.History[n-1].Role != chat.RoleAssistant || len(p.History[n-1].ToolCalls) == 0 {
-		return chat.Message{}, invalid("the history does not end with a reply with tool calls")
+	done := make([]chat.ToolCall, len(p.Done))
+	for i, e := range p.Done {
+		done[i] = e.Call
 	}
-	if p.Round < 1 {
-		return chat.Message{}, invalid("round %d", p.Round)
-	}
-	if len(p.Pending) == 0 {
-		return chat.Message{}, invalid("no call waits")
-	}
-	reply := p.History[n-1]
-	seen := make(map[string]bool, len(reply.ToolCalls))
-	find := func(c chat.ToolCall, what string) (chat.ToolCall, error) {
-		if seen[c.ID] {
-			return c, invalid("call %q is listed twice", c.ID)
-		}
-		seen[c.ID] = true
-		j := slices.IndexFunc(reply.ToolCalls, func(rc chat.ToolCall) bool { return rc.ID == c.ID })
-		if j < 0 {
-			return c, invalid("%s call %q is not a call of the reply", what, c.ID)
-		}
-		rc := reply.ToolCalls[j]
-		if rc.Name != c.Name {
-			return c, invalid("%s call %q is of tool %q, the reply's of %q", what, c.ID, c.Name, rc.Name)
-		}
-		return rc, nil
-	}
-	for _, pc := range p.Pending {
-		rc, err := find(pc.ToolCall, "waiting")
-		if err != nil {
-			return reply, err
-		}
-		if !seal.SameJSON(check.Normalize(rc.Arguments), check.Normalize(pc.Arguments)) {
-			return reply, invalid("waiting call %q has other arguments than the reply's call", pc.ID)
-		}
-	}
-	for _, e := range p.Done {
-		if _, err := find(e.Call, "done"); err != nil {
-			return reply, err
-		}
-	}
-	for _, rc := range reply.ToolCalls {
-		if !seen[rc.ID] {
-			return reply, invalid("call %q of the reply is neither done nor waiting", rc.ID)
-		}
+	reply, err := paused.Check(p.History, p.Round, pending, done)
+	if err != nil {
+		return reply, fmt.Errorf("%w: %v", ErrInvalidPaused, err)
 	}
 	return reply, nil
 }
