@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -16,6 +14,7 @@ import (
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/hook"
 	"github.com/toolcall-go/toolcall/internal/limits"
+	"github.com/toolcall-go/toolcall/internal/pool"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
 )
 
@@ -213,50 +212,12 @@ func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, histor
 }
 
 // executeConcurrently runs calls at most cfg.limits.Concurrency at once,
-// filling execs in call order: that many workers, the caller's goroutine
-// one of them, each take the next call not taken, and the round waits for
-// all of them, so no goroutine outlives it. The first abort in time wins:
-// the calls it cancels may fail after it, with errors that only echo the
-// cancellation.
+// filling execs in call order; the round waits for all of them. The first
+// abort in time wins and cancels the calls still running (see [pool.Run]).
 func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, set *toolSet, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		next  atomic.Int64
-		mu    sync.Mutex
-		abort error
-	)
-	work := func() {
-		for {
-			i := int(next.Add(1) - 1)
-			if i >= len(calls) {
-				return
-			}
-			if ctx.Err() != nil {
-				execs[i] = notRun(calls[i], round)
-				continue
-			}
-			if err := m.executeOne(ctx, cfg, set, calls[i], hist, round, nil, &execs[i]); err != nil {
-				mu.Lock()
-				if abort == nil {
-					abort = err
-				}
-				mu.Unlock()
-				cancel() // an abort stops the calls still running
-			}
-		}
-	}
-	workers := len(calls)
-	if c := cfg.limits.Concurrency; c > 0 {
-		workers = min(c, workers)
-	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(work)
-	}
-	work()
-	wg.Wait()
-	return abort
+	return pool.Run(ctx, len(calls), cfg.limits.Concurrency, func(ctx context.Context, i int) error {
+		return m.executeOne(ctx, cfg, set, calls[i], hist, round, nil, &execs[i])
+	}, func(i int) { execs[i] = notRun(calls[i], round) })
 }
 
 // epoch is what monotonic counts from.
