@@ -186,8 +186,8 @@
 // information in its encoding: temperature and top_p are float32 with
 // omitempty, so a temperature of 0 would not be sent, its messages omit
 // empty content, which OpenAI rejects in a tool message, and its tool
-// calls have no extra_content. Encoding its many fields, and its tools
-// through a map, also cost more than the rest of a request
+// calls have no extra_content. Its many fields, and its tools encoded
+// through a map, also made each request dearer to encode
 // (BenchmarkHTTPLoop).
 //
 // The request is sent with net/http and the response decoded here, not
