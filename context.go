@@ -2,14 +2,13 @@ package toolcall
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"maps"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/callstate"
 )
 
 // A ToolContext carries the caller's data to tools, such as a tenant or
@@ -74,82 +73,36 @@ type CallInfo struct {
 	History []chat.Message
 }
 
-type ctxKey int
+// toolContextKey is the context key of the ToolContext.
+type toolContextKey struct{}
 
-const (
-	toolContextKey ctxKey = iota
-	callStateKey
-)
-
-// callState is what a running tool can see and change of its call.
-type callState struct {
-	exec         *ToolExecution // the call's record: its id, name and round
-	history      []chat.Message
-	returnDirect atomic.Bool
-	progress     func(info CallInfo, message string, progress, total float64)
-	mu           sync.Mutex
-	// ended is set, under mu, when the tool has returned: its record is
-	// written then, and later writes would race with it.
-	ended atomic.Bool
-	state map[string]any // written with SetState
-}
-
-func (s *callState) info() CallInfo {
-	return CallInfo{ID: s.exec.Call.ID, Name: s.exec.Call.Name, Round: s.exec.Round, History: s.history}
-}
-
-// callCtx is the context a tool runs in: the caller's, plus the call's
-// state, in one allocation.
-type callCtx struct {
-	context.Context
-	state callState
-}
-
-// end marks the call as returned and returns its state writes: the
-// functions a tool calls with its context do nothing after it.
-func (c *callCtx) end() map[string]any {
-	c.state.mu.Lock()
-	defer c.state.mu.Unlock()
-	c.state.ended.Store(true)
-	return c.state.state
-}
-
-// String keeps the history and settings out of printed contexts.
-func (c *callCtx) String() string {
-	return fmt.Sprintf("%v.WithToolCall(%s)", c.Context, c.state.exec.Call.Name)
-}
-
-// Value answers the call's keys and defers the rest to the caller's
-// context, which keeps cancellation propagating without a goroutine.
-func (c *callCtx) Value(key any) any {
-	if k, ok := key.(ctxKey); ok && k == callStateKey {
-		return &c.state
-	}
-	return c.Context.Value(key)
+// callInfo describes the call whose state s is.
+func callInfo(s *callstate.State) CallInfo {
+	return CallInfo{ID: s.ID, Name: s.Name, Round: s.Round, History: s.History}
 }
 
 // ContextWithToolContext returns ctx carrying tc. A [Client] does this
 // itself; pass such a ctx to [Manager.Execute] when you drive the loop, or
 // when you call a tool directly.
 func ContextWithToolContext(ctx context.Context, tc ToolContext) context.Context {
-	return context.WithValue(ctx, toolContextKey, tc)
+	return context.WithValue(ctx, toolContextKey{}, tc)
 }
 
 // ToolContextFrom returns the ToolContext of the call ctx belongs to, or an
 // empty one.
 func ToolContextFrom(ctx context.Context) ToolContext {
-	tc, _ := ctx.Value(toolContextKey).(ToolContext)
+	tc, _ := ctx.Value(toolContextKey{}).(ToolContext)
 	return tc
 }
 
 // CallInfoFrom returns information about the tool call ctx belongs to. It
 // reports false outside a call made by a [Manager].
 func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
-	s, ok := ctx.Value(callStateKey).(*callState)
+	s, ok := callstate.From(ctx)
 	if !ok {
 		return CallInfo{}, false
 	}
-	return s.info(), true
+	return callInfo(s), true
 }
 
 // SetState writes key to the session state, from inside a running tool.
@@ -170,20 +123,8 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 // [Manager] and once the tool has returned (from a goroutine the tool left
 // running).
 func SetState(ctx context.Context, key string, value any) bool {
-	s, ok := ctx.Value(callStateKey).(*callState)
-	if !ok {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ended.Load() {
-		return false
-	}
-	if s.state == nil {
-		s.state = map[string]any{}
-	}
-	s.state[key] = value
-	return true
+	s, ok := callstate.From(ctx)
+	return ok && s.Set(key, value)
 }
 
 // ReportProgress tells the [Hooks].ToolProgress hook, from inside a running
@@ -192,14 +133,8 @@ func SetState(ctx context.Context, key string, value any) bool {
 // progress notifications this way. It reports false outside a call made by
 // a [Manager] and once the tool has returned.
 func ReportProgress(ctx context.Context, message string, progress, total float64) bool {
-	s, ok := ctx.Value(callStateKey).(*callState)
-	if !ok || s.ended.Load() {
-		return false
-	}
-	if s.progress != nil {
-		s.progress(s.info(), message, progress, total)
-	}
-	return true
+	s, ok := callstate.From(ctx)
+	return ok && s.Report(message, progress, total)
 }
 
 // SetReturnDirect asks, from inside a running tool, that its result go
@@ -208,10 +143,6 @@ func ReportProgress(ctx context.Context, message string, progress, total float64
 // same response returns directly and none failed. It reports false outside a
 // call made by a [Manager] and once the tool has returned.
 func SetReturnDirect(ctx context.Context) bool {
-	s, ok := ctx.Value(callStateKey).(*callState)
-	if !ok || s.ended.Load() {
-		return false
-	}
-	s.returnDirect.Store(true)
-	return true
+	s, ok := callstate.From(ctx)
+	return ok && s.SetReturnDirect()
 }

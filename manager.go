@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 
+	"github.com/toolcall-go/toolcall/internal/callstate"
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/hook"
 	"github.com/toolcall-go/toolcall/internal/limits"
@@ -292,11 +293,11 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	checked := call
 	checked.Arguments = args
 
-	cc := &callCtx{Context: ctx}
-	cc.state.exec, cc.state.history = e, hist
+	cc := &callstate.Ctx{Context: ctx}
+	cc.State.ID, cc.State.Name, cc.State.Round, cc.State.History = call.ID, call.Name, round, hist
 	if h := cfg.hooks.ToolProgress; h != nil {
-		cc.state.progress = func(info CallInfo, message string, progress, total float64) {
-			h(ctx, info, message, progress, total)
+		cc.State.Progress = func(message string, progress, total float64) {
+			h(ctx, callInfo(&cc.State), message, progress, total)
 		}
 	}
 	var tctx context.Context = cc
@@ -329,13 +330,13 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 			}
 		}
 	}
-	e.State = cc.end() // a failed call's writes count too: its work happened
+	e.State = cc.End() // a failed call's writes count too: its work happened
 	if err == nil {
 		if cfg.limits.MaxResultBytes > 0 && len(result) > cfg.limits.MaxResultBytes {
 			result = limits.Truncate(result, cfg.limits.MaxResultBytes)
 		}
 		e.Result = result
-		e.ReturnDirect = md.ReturnDirect || cc.state.returnDirect.Load()
+		e.ReturnDirect = md.ReturnDirect || cc.State.ReturnDirect()
 		return finish(nil)
 	}
 	if _, ok := pausedReason(err); ok {
