@@ -38,7 +38,7 @@ func TestSpansCarryWorkflowIDs(t *testing.T) {
 	for _, s := range spans.Ended() {
 		attrs := map[attribute.Key]string{}
 		for _, a := range s.Attributes() {
-			attrs[a.Key] = a.Value.Emit()
+			attrs[a.Key] = a.Value.String()
 		}
 		switch {
 		case strings.HasPrefix(s.Name(), "chat"):
