@@ -3,11 +3,11 @@ package toolcall
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/decision"
 )
 
 // A Decision says what happens to a tool call that waits: for approval
@@ -45,11 +45,7 @@ func WithApprover(approve func(ctx context.Context, call chat.ToolCall, md Metad
 // resuming gives the call its final result (Decision.Result) or runs the
 // tool again (Decision.Allow), for example with the credential now in its
 // ToolContext.
-func Pause(reason string) error { return &pauseError{reason: reason} }
-
-type pauseError struct{ reason string }
-
-func (e *pauseError) Error() string { return "toolcall: call paused: " + e.reason }
+func Pause(reason string) error { return &decision.Pause{Reason: reason} }
 
 // A PendingCall is a tool call that waits for a [Decision].
 type PendingCall struct {
@@ -107,16 +103,6 @@ func (p *Paused) Error() string {
 	return fmt.Sprintf("toolcall: paused: %d tool %s for a decision", len(p.Pending), calls)
 }
 
-// A denial is the error of a call that was refused.
-type denial struct{ reason string }
-
-func (d *denial) Error() string { return "tool call denied: " + d.reason }
-
-// rerun asks executeOne to run the call again with other arguments.
-type rerun struct{ args json.RawMessage }
-
-func (*rerun) Error() string { return "toolcall: run again with edited arguments" }
-
 // gate is the middleware that decides a call before it runs, by preset
 // (a resume's decision) or by the approver; nil when the call needs no
 // decision.
@@ -135,29 +121,16 @@ func gate(cfg *config, tool *Metadata, preset *Decision) Middleware {
 		}
 		switch {
 		case d.Deny != "":
-			return "", &denial{d.Deny}
+			return "", &decision.Denial{Reason: d.Deny}
 		case d.Result != "":
 			return d.Result, nil
 		case d.Allow && len(d.Arguments) > 0:
-			return "", &rerun{d.Arguments}
+			return "", &decision.Rerun{Args: d.Arguments}
 		case d.Allow:
 			return next(ctx)
 		}
-		return "", &pauseError{reason: "approval"}
+		return "", &decision.Pause{Reason: "approval"}
 	}
-}
-
-// pausedReason reports whether an execution's error paused the call, and
-// why.
-func pausedReason(err error) (string, bool) {
-	if err == nil {
-		return "", false // and no allocation for pe, which escapes
-	}
-	var pe *pauseError
-	if errors.As(err, &pe) {
-		return pe.reason, true
-	}
-	return "", false
 }
 
 // endRound records a round's executions: the history with one tool
@@ -170,7 +143,7 @@ func endRound(ex *execution, history []chat.Message, execs []ToolExecution, roun
 	var paused *Paused
 	for i := range execs {
 		e := &execs[i]
-		if reason, ok := pausedReason(e.Err); ok {
+		if reason, ok := decision.Paused(e.Err); ok {
 			if paused == nil {
 				paused = &Paused{History: slices.Clone(history), Round: round}
 			}
@@ -179,7 +152,7 @@ func endRound(ex *execution, history []chat.Message, execs []ToolExecution, roun
 	}
 	if paused != nil {
 		for _, e := range execs {
-			if _, ok := pausedReason(e.Err); !ok {
+			if _, ok := decision.Paused(e.Err); !ok {
 				paused.Done = append(paused.Done, e)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/internal/callstate"
 	"github.com/toolcall-go/toolcall/internal/check"
+	"github.com/toolcall-go/toolcall/internal/decision"
 	"github.com/toolcall-go/toolcall/internal/hook"
 	"github.com/toolcall-go/toolcall/internal/limits"
 	"github.com/toolcall-go/toolcall/internal/pool"
@@ -320,8 +321,8 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	variant := in.Variant(def.Strict, cfg.strict, false)
 	result, err := safeRun(tctx, tool, bt, in, variant, checked, seen, mw)
 	if err != nil { // (errors.As only on failure: its target escapes, which costs an allocation)
-		if re := (*rerun)(nil); errors.As(err, &re) { // approved with edited arguments, checked as any
-			edited := bytes.Clone(re.args)
+		if re := (*decision.Rerun)(nil); errors.As(err, &re) { // approved with edited arguments, checked as any
+			edited := bytes.Clone(re.Args)
 			checked.Arguments = check.Normalize(edited)
 			e.Call.Arguments, seen = edited, bytes.Clone(edited)
 			if err = argumentLimits(cfg, def.Name, checked.Arguments); err == nil {
@@ -339,11 +340,11 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 		e.ReturnDirect = md.ReturnDirect || cc.State.ReturnDirect()
 		return finish(nil)
 	}
-	if _, ok := pausedReason(err); ok {
+	if _, ok := decision.Paused(err); ok {
 		e.Err = err
 		return finish(nil)
 	}
-	if d := (*denial)(nil); errors.As(err, &d) {
+	if d := (*decision.Denial)(nil); errors.As(err, &d) {
 		e.Err, e.IsError, e.Result = &ToolError{Name: def.Name, CallID: call.ID, Err: d}, true, d.Error()
 		return finish(nil)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/decision"
 	"github.com/toolcall-go/toolcall/internal/paused"
 	"github.com/toolcall-go/toolcall/internal/seal"
 )
@@ -171,7 +172,7 @@ func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paus
 		j := slices.IndexFunc(p.Pending, func(pc PendingCall) bool { return pc.ID == call.ID })
 		d := decisions[call.ID]
 		if !d.Allow && d.Deny == "" && d.Result == "" {
-			execs[i] = ToolExecution{Call: call, Round: p.Round, Err: &pauseError{reason: p.Pending[j].Reason}}
+			execs[i] = ToolExecution{Call: call, Round: p.Round, Err: &decision.Pause{Reason: p.Pending[j].Reason}}
 			continue
 		}
 		abort = m.executeOne(ctx, cfg, set, call, p.History, p.Round, &d, &execs[i])
