@@ -16,6 +16,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/hook"
+	"github.com/toolcall-go/toolcall/internal/modelcall"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
 )
 
@@ -308,7 +309,7 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		return ctx, nil, errors.New("toolcall: nil context")
 	case p.c.model == nil:
 		return ctx, nil, errors.New("toolcall: the Client has no model (NewClient was given nil)")
-	case isNil(p.c.model):
+	case modelcall.IsNil(p.c.model):
 		return ctx, nil, fmt.Errorf("toolcall: the Client has no model (NewClient was given a nil %T)", p.c.model)
 	case p.c.cfg.err != nil:
 		return ctx, nil, p.c.cfg.err
@@ -415,7 +416,7 @@ func (cl *call) request(ctx context.Context, round int) (*chat.Request, *toolSet
 		return nil, nil, set.err
 	}
 	req.Tools = slices.Clip(set.defs)
-	if round > 1 && forced(req.ToolChoice) {
+	if round > 1 && modelcall.Forced(req.ToolChoice) {
 		req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceAuto}
 	}
 	if cl.cfg.answerAtLimit && round > cl.cfg.maxIterations {
@@ -671,19 +672,3 @@ func (m toolCallingModel) Chat(ctx context.Context, req *chat.Request) (*chat.Re
 	}
 	return out, nil
 }
-
-// isNil reports whether v is nil or holds a nil pointer, map, func...,
-// whose methods would panic.
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch rv := reflect.ValueOf(v); rv.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Slice, reflect.Chan, reflect.Interface:
-		return rv.IsNil()
-	}
-	return false
-}
-
-// forced reports whether c makes the model call a tool.
-func forced(c chat.ToolChoice) bool { return c.Name != "" || c.Mode == chat.ToolChoiceRequired }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 
+	"github.com/toolcall-go/toolcall/internal/modelcall"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
 )
 
@@ -62,18 +63,9 @@ func (p *Prompt) Stream(ctx context.Context) iter.Seq2[Event, error] {
 		}
 		cl.onExecuted = func(e ToolExecution) bool { return emit(Event{Kind: EventToolResult, Execution: e}) }
 		resp, err := cl.run(ctx, func(ctx context.Context, req *chat.Request) (*chat.Response, error) {
-			var mr *chat.Response
-			var err error
-			if sm, ok := p.c.model.(chat.StreamingModel); ok {
-				mr, err = sm.Stream(ctx, req, func(d chat.Delta) bool {
-					return d.Content == "" || emit(Event{Kind: EventText, Text: d.Content})
-				})
-			} else {
-				mr, err = p.c.model.Chat(ctx, req)
-				if err == nil && mr != nil && mr.Message.Content != "" && !emit(Event{Kind: EventText, Text: mr.Message.Content}) {
-					return nil, chat.ErrStreamStopped
-				}
-			}
+			mr, err := modelcall.Stream(ctx, p.c.model, req, func(text string) bool {
+				return emit(Event{Kind: EventText, Text: text})
+			})
 			if err != nil || mr == nil {
 				return mr, err
 			}
