@@ -415,7 +415,7 @@ func (cl *call) request(ctx context.Context, round int) (*chat.Request, *toolSet
 	if set.err != nil {
 		return nil, nil, set.err
 	}
-	req.Tools = slices.Clip(set.defs)
+	req.Tools = slices.Clip(set.defs.Defs)
 	if round > 1 && modelcall.Forced(req.ToolChoice) {
 		req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceAuto}
 	}

@@ -113,22 +113,15 @@ func (s *toolSet) find(name string) Tool {
 // lookup returns the tool called name and, in a prepared set, its
 // compiled input schema.
 func (s *toolSet) lookup(name string) (Tool, *check.Input) {
-	switch {
-	case s.index != nil:
-		if i, ok := s.index[name]; ok {
+	if s.prepared {
+		if i := s.defs.Find(name); i >= 0 {
 			return s.first[i], s.ins[i]
 		}
-	case s.prepared:
-		for i := range s.defs {
-			if s.defs[i].Name == name {
-				return s.first[i], s.ins[i]
-			}
-		}
-	default:
-		for _, t := range s.tools {
-			if toolName(t) == name {
-				return t, nil
-			}
+		return nil, nil
+	}
+	for _, t := range s.tools {
+		if toolName(t) == name {
+			return t, nil
 		}
 	}
 	return nil, nil

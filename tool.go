@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/jsonnode"
+	"github.com/toolcall-go/toolcall/internal/tooldefs"
 )
 
 // A Tool is a function the model can call.
@@ -165,21 +166,10 @@ func checkObjectSchema(name string, schema *jsonnode.Object) error {
 	return nil
 }
 
-// checkName checks a tool name: 1 to 64 ASCII letters, digits, '_' or '-',
-// as OpenAI and most providers require.
+// checkName checks a tool name (see [tooldefs.CheckName]).
 func checkName(name string) error {
-	if name == "" {
-		return fmt.Errorf("%w: tool name is empty", errInvalidName)
-	}
-	if len(name) > 64 {
-		return fmt.Errorf("%w: %q is %d bytes long, the limit is 64", errInvalidName, name, len(name))
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
-			continue
-		}
-		return fmt.Errorf("%w: %q has %q at byte %d; names must match ^[a-zA-Z0-9_-]{1,64}$", errInvalidName, name, rune(c), i)
+	if err := tooldefs.CheckName(name); err != nil {
+		return fmt.Errorf("%w: %v", errInvalidName, err)
 	}
 	return nil
 }

@@ -3,11 +3,11 @@ package toolcall
 import (
 	"fmt"
 	"reflect"
-	"slices"
 
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/check"
+	"github.com/toolcall-go/toolcall/internal/tooldefs"
 )
 
 // Definitions returns the definitions of tools, for a [chat.Request]. The same
@@ -26,12 +26,8 @@ func definitions(strict bool, tools []Tool) ([]chat.ToolDefinition, error) {
 	if set.err != nil {
 		return nil, set.err
 	}
-	return set.defs, nil
+	return set.defs.Defs, nil
 }
-
-// indexFrom is the size from which a tool set finds names with a map; a
-// smaller one compares the names in turn, which costs less.
-const indexFrom = 9
 
 // A toolSet is the tools offered in a request, prepared once for every
 // request and call that offers them: their definitions, built and checked,
@@ -40,15 +36,14 @@ const indexFrom = 9
 type toolSet struct {
 	tools []Tool // as offered, the same tool perhaps more than once
 	// prepared reports that the set was made by newToolSet, which builds
-	// defs, first and index; Execute's sets have only tools.
+	// defs and first; Execute's sets have only tools.
 	prepared bool
-	defs     []chat.ToolDefinition // one per name, in order, for the request
-	first    []Tool                // first[i] is the tool defs[i] defines
+	defs     tooldefs.Index // one per name, in order, for the request
+	first    []Tool         // first[i] is the tool defs.Defs[i] defines
 	// ins[i] is first[i]'s compiled input schema: a tool of a program's
 	// own type is compiled once per set, which requests and calls share.
-	ins   []*check.Input
-	index map[string]int // name -> index in defs, for large sets
-	err   error          // what definitions reports: the request fails
+	ins []*check.Input
+	err error // what definitions reports: the request fails
 }
 
 // newToolSet prepares tools for requests: the definitions as [definitions]
@@ -57,26 +52,16 @@ type toolSet struct {
 // error), with the strict variants when strict.
 func newToolSet(strict bool, tools []Tool) *toolSet {
 	s := &toolSet{tools: tools, prepared: true}
-	defs := make([]chat.ToolDefinition, 0, len(tools))
+	defs := tooldefs.NewIndex(len(tools))
 	first := make([]Tool, 0, len(tools))
 	ins := make([]*check.Input, 0, len(tools))
-	var index map[string]int
-	if len(tools) >= indexFrom {
-		index = make(map[string]int, len(tools))
-	}
 	for i, t := range tools {
 		if t == nil {
 			s.err = fmt.Errorf("%w: tool %d is nil", ErrInvalidTool, i)
 			return s
 		}
 		d := t.Definition()
-		j, dup := -1, false
-		if index != nil {
-			j, dup = index[d.Name]
-		} else if j = slices.IndexFunc(defs, func(prev chat.ToolDefinition) bool { return prev.Name == d.Name }); j >= 0 {
-			dup = true
-		}
-		if dup {
+		if j := defs.Find(d.Name); j >= 0 {
 			if sameTool(first[j], t) {
 				continue
 			}
@@ -92,14 +77,11 @@ func newToolSet(strict bool, tools []Tool) *toolSet {
 		if strict && !d.Strict {
 			d.InputSchema, d.Strict = in.Strict().Schema, true
 		}
-		if index != nil {
-			index[d.Name] = len(defs)
-		}
-		defs = append(defs, d)
+		defs.Add(d)
 		first = append(first, t)
 		ins = append(ins, in)
 	}
-	s.defs, s.first, s.ins, s.index = defs, first, ins, index
+	s.defs, s.first, s.ins = defs, first, ins
 	return s
 }
 
