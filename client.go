@@ -18,6 +18,7 @@ import (
 	"github.com/toolcall-go/toolcall/internal/hook"
 	"github.com/toolcall-go/toolcall/internal/modelcall"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
+	"github.com/toolcall-go/toolcall/internal/tooldefs"
 )
 
 // A Client runs prompts against a [chat.Model] and the tool-calling loop
@@ -443,11 +444,11 @@ func (cl *call) withToolsets(ctx context.Context, req *chat.Request) (*toolSet, 
 		}
 	}
 	base, c := cl.tools, cl.p.c
-	if d := cl.last; d != nil && d.base == base && sameTools(d.extra, extra) {
+	if d := cl.last; d != nil && d.base == base && tooldefs.SameAll(d.extra, extra) {
 		return d.set, nil
 	}
 	shared := !cl.p.toolsSet
-	if d := c.shared.Load(); shared && d != nil && d.base == base && sameTools(d.extra, extra) {
+	if d := c.shared.Load(); shared && d != nil && d.base == base && tooldefs.SameAll(d.extra, extra) {
 		cl.last = d
 		return d.set, nil
 	}

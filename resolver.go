@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/check"
+	"github.com/toolcall-go/toolcall/internal/tooldefs"
 )
 
 // A Registry holds tools by name, for prompts that name the tools they
@@ -146,15 +146,9 @@ type unknownTool struct {
 func (unknownTool) Is(target error) bool { return target == ErrToolNotFound }
 
 func (u unknownTool) Error() string {
-	name := u.name
-	names := make([]string, 0, len(u.tools))
-	for _, t := range u.tools {
-		if n := t.Definition().Name; !slices.Contains(names, n) {
-			names = append(names, n)
-		}
+	names := make([]string, len(u.tools))
+	for i, t := range u.tools {
+		names[i] = t.Definition().Name
 	}
-	if len(names) == 0 {
-		return fmt.Sprintf("tool %q does not exist; no tools are available", name)
-	}
-	return fmt.Sprintf("tool %q does not exist; available tools: %s", name, strings.Join(names, ", "))
+	return tooldefs.Unknown(u.name, names)
 }

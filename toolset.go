@@ -62,7 +62,7 @@ func newToolSet(strict bool, tools []Tool) *toolSet {
 		}
 		d := t.Definition()
 		if j := defs.Find(d.Name); j >= 0 {
-			if sameTool(first[j], t) {
+			if tooldefs.Same(first[j], t) {
 				continue
 			}
 			s.err = &DefinitionError{Method: d.Name,
@@ -85,20 +85,6 @@ func newToolSet(strict bool, tools []Tool) *toolSet {
 	return s
 }
 
-// sameTools reports whether a and b hold the same tool values, in order
-// (see [sameTool]).
-func sameTools(a, b []Tool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !sameTool(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // toolSource names where a tool comes from, for error messages: the type
 // and method of a method tool (e.g. "*shop.Tools.Lookup"), "func tool" and
 // the func's type for a [NewFunc] tool, "NewTool" for a [NewTool] tool, and
@@ -113,11 +99,4 @@ func toolSource(t Tool) string {
 		return "NewTool"
 	}
 	return fmt.Sprintf("%T", t)
-}
-
-// sameTool reports whether a and b are the same tool value. Only pointers
-// are compared: == on other dynamic types may panic.
-func sameTool(a, b Tool) bool {
-	t := reflect.TypeOf(a)
-	return t != nil && t.Kind() == reflect.Pointer && t == reflect.TypeOf(b) && a == b
 }

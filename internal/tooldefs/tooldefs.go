@@ -6,7 +6,9 @@ package tooldefs
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
 )
@@ -67,4 +69,33 @@ func (x *Index) Find(name string) int {
 		return -1
 	}
 	return slices.IndexFunc(x.Defs, func(d chat.ToolDefinition) bool { return d.Name == name })
+}
+
+// Unknown is the message, for the model, of a call to a tool called name
+// that was not offered: it lists the names of the tools that were, each
+// once.
+func Unknown(name string, offered []string) string {
+	names := make([]string, 0, len(offered))
+	for _, n := range offered {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf("tool %q does not exist; no tools are available", name)
+	}
+	return fmt.Sprintf("tool %q does not exist; available tools: %s", name, strings.Join(names, ", "))
+}
+
+// Same reports whether a and b are the same tool value. Only pointers are
+// compared: == on other dynamic types may panic.
+func Same(a, b any) bool {
+	t := reflect.TypeOf(a)
+	return t != nil && t.Kind() == reflect.Pointer && t == reflect.TypeOf(b) && a == b
+}
+
+// SameAll reports whether a and b hold the same tool values, in order
+// (see [Same]).
+func SameAll[T any](a, b []T) bool {
+	return slices.EqualFunc(a, b, func(x, y T) bool { return Same(x, y) })
 }
