@@ -323,29 +323,15 @@ func WithHooks(h Hooks) ManagerOption {
 
 // then returns hooks that run h's after a's (and h's after-hooks first).
 func (a Hooks) then(h Hooks) Hooks {
-	out := Hooks{
-		BeforeCall:  hook.Before(a.BeforeCall, h.BeforeCall),
-		BeforeModel: hook.Before(a.BeforeModel, h.BeforeModel),
-		AfterModel:  hook.After(h.AfterModel, a.AfterModel),
-		BeforeTool:  hook.Before(a.BeforeTool, h.BeforeTool),
-		AfterTool:   hook.After(h.AfterTool, a.AfterTool),
+	return Hooks{
+		BeforeCall:   hook.Before(a.BeforeCall, h.BeforeCall),
+		AfterCall:    hook.AfterBoth(h.AfterCall, a.AfterCall),
+		BeforeModel:  hook.Before(a.BeforeModel, h.BeforeModel),
+		AfterModel:   hook.After(h.AfterModel, a.AfterModel),
+		BeforeTool:   hook.Before(a.BeforeTool, h.BeforeTool),
+		AfterTool:    hook.After(h.AfterTool, a.AfterTool),
+		ToolProgress: hook.Progress(a.ToolProgress, h.ToolProgress),
 	}
-	out.AfterCall = a.AfterCall
-	if x, y := h.AfterCall, a.AfterCall; x != nil && y != nil {
-		out.AfterCall = func(ctx context.Context, resp *Response, err error) { x(ctx, resp, err); y(ctx, resp, err) }
-	} else if x != nil {
-		out.AfterCall = x
-	}
-	out.ToolProgress = a.ToolProgress
-	if x, y := a.ToolProgress, h.ToolProgress; x != nil && y != nil {
-		out.ToolProgress = func(ctx context.Context, info CallInfo, msg string, progress, total float64) {
-			x(ctx, info, msg, progress, total)
-			y(ctx, info, msg, progress, total)
-		}
-	} else if y != nil {
-		out.ToolProgress = y
-	}
-	return out
 }
 
 // WithMaxIterations sets how many tool rounds a call may take, 10 by

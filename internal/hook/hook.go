@@ -40,6 +40,32 @@ func After[T any](a, b func(context.Context, T)) func(context.Context, T) {
 	return func(ctx context.Context, v T) { a(ctx, v); b(ctx, v) }
 }
 
+// AfterBoth is [After] for hooks of two values, such as a call's outcome
+// and its error.
+func AfterBoth[A, B any](a, b func(context.Context, A, B)) func(context.Context, A, B) {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(ctx context.Context, x A, y B) { a(ctx, x, y); b(ctx, x, y) }
+}
+
+// Progress returns a progress hook that runs a, then b; either may be nil.
+func Progress[I any](a, b func(ctx context.Context, info I, message string, progress, total float64)) func(ctx context.Context, info I, message string, progress, total float64) {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(ctx context.Context, info I, message string, progress, total float64) {
+		a(ctx, info, message, progress, total)
+		b(ctx, info, message, progress, total)
+	}
+}
+
 // Wrap returns middleware that runs outer around inner; either may be nil.
 func Wrap[M ~func(ctx context.Context, call C, next func(context.Context) (string, error)) (string, error), C any](outer, inner M) M {
 	switch {
