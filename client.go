@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 
+	"github.com/toolcall-go/toolcall/internal/history"
 	"github.com/toolcall-go/toolcall/internal/hook"
 	"github.com/toolcall-go/toolcall/internal/modelcall"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
@@ -366,33 +367,14 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		}
 		return ctx, cl, nil
 	}
-	// Room for the reply: a call without tool rounds needs no other array
-	// for its history. A tool round makes room for itself (see execute).
-	n := len(p.messages) + 1
-	if p.system != "" {
-		n++
-	}
-	msgs := make([]chat.Message, 0, n)
-	if p.system != "" {
-		msgs = append(msgs, chat.SystemMessage(p.system))
-	}
-	msgs = append(msgs, p.messages...)
+	// A tool round makes room for itself (see execute).
+	msgs := history.Start(p.system, p.messages)
 	cl.hist = msgs
 	cl.req = chat.Request{Model: p.model, Messages: slices.Clip(msgs), ToolChoice: p.choice, Options: p.options}
 	if len(msgs) == 0 {
 		return ctx, nil, errors.New("toolcall: prompt has no messages")
 	}
 	return ctx, cl, nil
-}
-
-// owned returns the history m in the array the call owns, which has room
-// to append to: m is a view of it unless something (a hook, the model)
-// replaced the request's messages, and then a copy is made when appended to.
-func (cl *call) owned(m []chat.Message) []chat.Message {
-	if h := cl.hist; len(m) == len(h) && (len(m) == 0 || &m[0] == &h[0]) {
-		return h
-	}
-	return slices.Clip(m)
 }
 
 // request returns the request for a round: the offered tools, including
@@ -569,7 +551,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		resp.Usage = resp.Usage.Add(mr.Usage)
 		resp.Message = mr.Message
 		if !cl.eligible(mr) {
-			resp.History = slices.Clip(append(cl.owned(req.Messages), mr.Message))
+			resp.History = slices.Clip(append(history.Owned(cl.hist, req.Messages), mr.Message))
 			if m := mr.Message; m.Content == "" && len(m.ToolCalls) == 0 {
 				return resp, fmt.Errorf("%w: the model's reply has no text and no tool calls (finish reason %q)", ErrEmptyAnswer, mr.FinishReason)
 			}
@@ -590,7 +572,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			return resp, fmt.Errorf("%w: the model still called tools after %d tool %s", ErrMaxIterations, cl.cfg.maxIterations, rounds)
 		}
 		var ex execution
-		err = cl.p.c.manager.execute(ctx, cl.cfg, set, slices.Grow(cl.owned(req.Messages), len(mr.Message.ToolCalls)+2), mr, round, nil, &ex) // room for the next reply too
+		err = cl.p.c.manager.execute(ctx, cl.cfg, set, slices.Grow(history.Owned(cl.hist, req.Messages), len(mr.Message.ToolCalls)+2), mr, round, nil, &ex) // room for the next reply too
 		if done, err := cl.record(&ctx, &ex, err); done {
 			return resp, err
 		}
