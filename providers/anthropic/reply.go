@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // messageResponse is a reply of POST /v1/messages, the message of a
@@ -173,7 +174,12 @@ func (a *assembler) response() (*chat.Response, error) {
 	}
 	// One text, as most replies have, is not copied again.
 	msg.Content, msg.Reasoning = strings.Join(texts, ""), strings.Join(thoughts, "\n\n")
-	uniqueIDs(msg.ToolCalls)
+	// Each call gets an id of its own, so that tool results can be matched
+	// to their calls.
+	ids := wire.CallIDs{Prefix: "toolu_"}
+	for i := range msg.ToolCalls {
+		msg.ToolCalls[i].ID = ids.Next(msg.ToolCalls[i].ID)
+	}
 	if keep {
 		pd, err := a.providerData(msg.ToolCalls)
 		if err != nil {
@@ -242,26 +248,6 @@ func marshal(v any) (json.RawMessage, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-// uniqueIDs gives each call an id of its own: a missing id becomes
-// "toolu_<index>", and a repeated one gets a "_<n>" suffix, so that tool
-// results can be matched to their calls.
-func uniqueIDs(calls []chat.ToolCall) {
-	seen := make(map[string]bool, len(calls))
-	for i := range calls {
-		c := &calls[i]
-		base := c.ID
-		if base == "" {
-			base = "toolu_" + strconv.Itoa(i)
-		}
-		id := base
-		for n := 1; seen[id]; n++ {
-			id = base + "_" + strconv.Itoa(n)
-		}
-		c.ID = id
-		seen[id] = true
-	}
 }
 
 // finishReason maps a stop_reason. A reply with calls finishes with

@@ -3,7 +3,9 @@ package anthropic_test
 import (
 	"context"
 	"io"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -205,6 +207,28 @@ func TestMissingAndRepeatedIDs(t *testing.T) {
 	resp, err := newModel(srv, anthropic.Config{}).Chat(context.Background(), hiRequest)
 	require.NoError(t, err)
 	assert.Equal(t, []chat.ToolCall{call("toolu_0", "now", `{}`), call("t", "now", `{}`), call("t_1", "now", `{}`)}, resp.Message.ToolCalls)
+}
+
+// TestRepeatedCallIDs: a reply of 5,000 calls with one id gets 5,000
+// ids, in time in proportion to the calls (trying every suffix from 1 for
+// each call is quadratic).
+func TestRepeatedCallIDs(t *testing.T) {
+	t.Parallel()
+	const n = 5000
+	blocks := strings.Repeat(`{"type":"tool_use","id":"toolu_1","name":"now","input":{}},`, n)
+	srv, _ := serve(t, reply(`{"type":"message","role":"assistant","model":"m","content":[`+strings.TrimSuffix(blocks, ",")+`],"stop_reason":"tool_use"}`))
+	start := time.Now()
+	resp, err := newModel(srv, anthropic.Config{}).Chat(context.Background(), hiRequest)
+	require.NoError(t, err)
+	assert.Less(t, time.Since(start), 30*time.Second)
+	require.Len(t, resp.Message.ToolCalls, n)
+	seen := map[string]bool{}
+	for _, c := range resp.Message.ToolCalls {
+		seen[c.ID] = true
+	}
+	assert.Len(t, seen, n)
+	assert.Equal(t, "toolu_1", resp.Message.ToolCalls[0].ID)
+	assert.Equal(t, "toolu_1_4999", resp.Message.ToolCalls[n-1].ID)
 }
 
 // TestStreamAnsweredWithJSON: a server that answers a stream request

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"strconv"
 
 	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // chatRequest is the body of POST /api/chat.
@@ -235,6 +236,7 @@ type assembler struct {
 	content  []byte
 	thinking []byte
 	calls    []chat.ToolCall
+	ids      wire.CallIDs // the ids given to calls
 }
 
 func (a *assembler) addMessage(msg *wireResponseMessage) {
@@ -254,26 +256,12 @@ func (a *assembler) addMessage(msg *wireResponseMessage) {
 // can be matched to calls.
 func (a *assembler) addCall(c wireCall) (int, chat.ToolCall) {
 	i := len(a.calls)
-	base := c.ID
-	if base == "" {
-		base = "call_" + strconv.Itoa(i)
+	if i == 0 {
+		a.ids = wire.CallIDs{Prefix: "call_"}
 	}
-	id := base
-	for n := 1; a.hasID(id); n++ {
-		id = base + "_" + strconv.Itoa(n)
-	}
-	tc := chat.ToolCall{ID: id, Name: c.Function.Name, Arguments: argumentsText(c.Function.Arguments)}
+	tc := chat.ToolCall{ID: a.ids.Next(c.ID), Name: c.Function.Name, Arguments: argumentsText(c.Function.Arguments)}
 	a.calls = append(a.calls, tc)
 	return i, tc
-}
-
-func (a *assembler) hasID(id string) bool {
-	for _, c := range a.calls {
-		if c.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // response builds the reply; final is the last (done) line.

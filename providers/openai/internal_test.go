@@ -27,24 +27,6 @@ func TestNoToolSupport(t *testing.T) {
 	}
 }
 
-func TestArgumentsText(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		``:                    `{}`,
-		"  \n":                `{}`,
-		`null`:                `{}`,
-		` null `:              `{}`,
-		`{}`:                  `{}`,
-		`{"a": 1}`:            `{"a": 1}`, // the model's text is kept as it is
-		`{"a":`:               `{"a":`,
-		`"{\"a\":1}"`:         `"{\"a\":1}"`,
-		`[1, 2]`:              `[1, 2]`,
-		`{"html":"<b>&</b>"}`: `{"html":"<b>&</b>"}`,
-	} {
-		assert.Equal(t, want, argumentsText(json.RawMessage(in)), "%q", in)
-	}
-}
-
 func TestDecodeLenientFields(t *testing.T) {
 	t.Parallel()
 	var r wireResponse

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // chatRequest is the body of POST /chat/completions, with the fields this
@@ -88,11 +88,6 @@ type wireCallFunc struct {
 // object schema without "properties".
 var noParameters = json.RawMessage(`{"type":"object","properties":{}}`)
 
-// emptyArguments replaces empty and null arguments in both directions:
-// OpenAI-compatible servers reject a replayed call whose arguments are
-// missing or "" (cloudwego/eino-ext#916, agno-agi/agno#9229).
-const emptyArguments = "{}"
-
 // reservedKeys are the request fields Options.Extra cannot set: they follow
 // from the request itself.
 var reservedKeys = []string{"model", "messages", "stream", "stream_options", "tools", "tool_choice"}
@@ -126,9 +121,11 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 			wm.ToolCalls = make([]wireToolCall, len(msg.ToolCalls))
 			for j, tc := range msg.ToolCalls {
 				wm.ToolCalls[j] = wireToolCall{
-					ID:           tc.ID,
-					Type:         "function",
-					Function:     wireCallFunc{Name: tc.Name, Arguments: argumentsText(tc.Arguments)},
+					ID:   tc.ID,
+					Type: "function",
+					// "{}" for empty or null arguments: servers reject a
+					// replayed call whose arguments are missing or "".
+					Function:     wireCallFunc{Name: tc.Name, Arguments: string(wire.Arguments(tc.Arguments))},
 					ExtraContent: extraContent(tc.ProviderData),
 				}
 			}
@@ -190,37 +187,11 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	body := buf.Bytes()
 	if len(o.Extra) > 0 {
 		var err error
-		if body, err = addExtra(body, o.Extra); err != nil {
+		if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {
 			return invalid("Options.Extra: %v", err)
 		}
 	}
 	return body, model, nil
-}
-
-// addExtra adds the Options.Extra keys the body does not already have. It
-// runs only when Extra is set, so the common path pays nothing for it.
-func addExtra(body []byte, extra map[string]any) ([]byte, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(body, &fields); err != nil {
-		return nil, err
-	}
-	for k, v := range extra {
-		if _, set := fields[k]; set || slices.Contains(reservedKeys, k) {
-			continue
-		}
-		raw, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("key %q: %v", k, err)
-		}
-		fields[k] = raw
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(fields); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // extraContent returns a tool call's ProviderData as the extra_content
@@ -231,16 +202,6 @@ func extraContent(data json.RawMessage) json.RawMessage {
 		return t
 	}
 	return nil
-}
-
-// argumentsText returns a tool call's arguments as the JSON text OpenAI
-// expects in a string: as they are, or "{}" when empty or null.
-func argumentsText(args json.RawMessage) string {
-	t := bytes.TrimSpace(args)
-	if len(t) == 0 || string(t) == "null" {
-		return emptyArguments
-	}
-	return string(args)
 }
 
 // chatResponse is a reply, or one streamed chunk. Its types are lenient
@@ -470,22 +431,10 @@ func (a *assembler) response() *chat.Response {
 	}
 	if len(a.calls) > 0 {
 		r.Message.ToolCalls = make([]chat.ToolCall, len(a.calls))
+		ids := wire.CallIDs{Prefix: "call_"}
 		for i, c := range a.calls {
-			id := c.id
-			if id == "" {
-				id = "call_" + strconv.Itoa(i)
-			}
-			for n := 1; hasID(r.Message.ToolCalls[:i], id); n++ {
-				id = c.id + "_" + strconv.Itoa(n)
-				if c.id == "" {
-					id = "call_" + strconv.Itoa(i) + "_" + strconv.Itoa(n)
-				}
-			}
-			args := json.RawMessage(c.args)
-			if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
-				args = json.RawMessage(emptyArguments)
-			}
-			r.Message.ToolCalls[i] = chat.ToolCall{ID: id, Name: c.name, Arguments: args, ProviderData: c.extra}
+			args := wire.Arguments(c.args)
+			r.Message.ToolCalls[i] = chat.ToolCall{ID: ids.Next(c.id), Name: c.name, Arguments: args, ProviderData: c.extra}
 		}
 	}
 	if u := a.usage; u != nil {
@@ -496,15 +445,6 @@ func (a *assembler) response() *chat.Response {
 	}
 	r.FinishReason = finishReason(a.finish, len(a.calls) > 0)
 	return r
-}
-
-func hasID(calls []chat.ToolCall, id string) bool {
-	for _, c := range calls {
-		if c.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // finishReason normalises the server's finish_reason. A reply with tool

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // response is a Responses API response object: a reply, or the response
@@ -283,24 +283,9 @@ func (a *assembler) response(r *response, rep *httpline.Reply) (*chat.Response, 
 	}
 	if len(a.calls) > 0 {
 		out.Message.ToolCalls = make([]chat.ToolCall, len(a.calls))
-		used := make(map[string]bool, len(a.calls))
-		suffix := make(map[string]int) // the last suffix given to an id
+		ids := wire.CallIDs{Prefix: "call_"}
 		for i, c := range a.calls {
-			base := c.id
-			if base == "" {
-				base = "call_" + strconv.Itoa(i)
-			}
-			id := base
-			for used[id] {
-				suffix[base]++
-				id = base + "_" + strconv.Itoa(suffix[base])
-			}
-			used[id] = true
-			args := json.RawMessage(c.args)
-			if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
-				args = json.RawMessage(emptyArguments)
-			}
-			out.Message.ToolCalls[i] = chat.ToolCall{ID: id, Name: c.name, Arguments: args}
+			out.Message.ToolCalls[i] = chat.ToolCall{ID: ids.Next(c.id), Name: c.name, Arguments: wire.Arguments(c.args)}
 		}
 	}
 	if len(a.kept) > 0 {

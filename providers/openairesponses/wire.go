@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // request is the body of POST /responses.
@@ -78,9 +79,6 @@ type toolChoice struct {
 // noParameters stands in for an empty input schema: OpenAI rejects an
 // object schema without "properties".
 var noParameters = json.RawMessage(`{"type":"object","properties":{}}`)
-
-// emptyArguments replaces empty and null arguments in both directions.
-const emptyArguments = "{}"
 
 // reservedKeys are the request fields Options.Extra cannot set: they follow
 // from the request itself. previous_response_id is among them because this
@@ -165,7 +163,7 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	body := buf.Bytes()
 	if len(o.Extra) > 0 {
 		var err error
-		if body, err = addExtra(body, o.Extra); err != nil {
+		if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {
 			return invalid("Options.Extra: %v", err)
 		}
 	}
@@ -197,7 +195,7 @@ func appendAssistant(items []item, msg *chat.Message) ([]item, error) {
 			return nil, fmt.Errorf("tool call %d (%q) has no ID", j, tc.Name)
 		}
 		reasoning(j)
-		args := argumentsText(tc.Arguments)
+		args := string(wire.Arguments(tc.Arguments))
 		items = append(items, item{Type: "function_call", CallID: tc.ID, Name: tc.Name, Arguments: &args})
 	}
 	for _, r := range pd.Reasoning {
@@ -281,40 +279,4 @@ func writeProviderData(items []reasoningItem) json.RawMessage {
 	enc.SetEscapeHTML(false) // the items stay byte for byte as received
 	_ = enc.Encode(map[string]providerData{providerDataKey: {Reasoning: items}})
 	return bytes.TrimSpace(buf.Bytes())
-}
-
-// addExtra adds the Options.Extra keys the body does not already have. It
-// runs only when Extra is set, so the common path pays nothing for it.
-func addExtra(body []byte, extra map[string]any) ([]byte, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(body, &fields); err != nil {
-		return nil, err
-	}
-	for k, v := range extra {
-		if _, set := fields[k]; set || slices.Contains(reservedKeys, k) {
-			continue
-		}
-		raw, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("key %q: %v", k, err)
-		}
-		fields[k] = raw
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(fields); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// argumentsText returns a tool call's arguments as the JSON text the API
-// expects in a string: as they are, or "{}" when empty or null.
-func argumentsText(args json.RawMessage) string {
-	t := bytes.TrimSpace(args)
-	if len(t) == 0 || string(t) == "null" {
-		return emptyArguments
-	}
-	return string(args)
 }

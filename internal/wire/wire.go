@@ -1,0 +1,133 @@
+// Package wire holds what the providers do alike with the JSON they send
+// and receive, written once: the request fields Options.Extra adds
+// ([AddExtra]), the "{}" of empty arguments ([Arguments]), the
+// ids a reply's tool calls are given ([CallIDs]), the description of a
+// payload that did not decode ([DecodeProblem]) and the phrases a server's
+// error message is matched against ([Phrases]). What differs between the
+// APIs (which request fields are reserved, the name of a format, the
+// prefix of a made-up id, the phrases) is a parameter.
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// AddExtra adds to body, a JSON object, the keys of extra it does not
+// already have and that reserved does not name, and returns the new body.
+// A key of body or of reserved is left alone, so that Options.Extra can
+// add fields but never change the ones the provider writes. A value that
+// cannot be marshalled is an error naming its key.
+func AddExtra(body []byte, extra map[string]any, reserved []string) ([]byte, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		return nil, err
+	}
+	for k, v := range extra {
+		if _, set := fields[k]; set || slices.Contains(reserved, k) {
+			continue
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("key %q: %v", k, err)
+		}
+		fields[k] = raw
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(fields); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// EmptyArguments is what a tool call with empty or null arguments sends
+// and returns.
+const EmptyArguments = "{}"
+
+// Arguments returns a tool call's arguments as they are, or
+// [EmptyArguments] when they are empty or null.
+func Arguments(args json.RawMessage) json.RawMessage {
+	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
+		return json.RawMessage(EmptyArguments)
+	}
+	return args
+}
+
+// DecodeProblem describes why what (a response, a stream event) could not
+// be decoded as format (the API's name, e.g. "Chat Completions"), without
+// quoting the payload: a server's reply is untrusted and may be large.
+func DecodeProblem(what, format string, err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("%s is not valid JSON: %s (at byte %d)", what, syn.Error(), syn.Offset)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("%s does not fit the %s format: field %q is a JSON %s", what, format, typ.Field, typ.Value)
+	}
+	// An error from a field's own decoding, or encoding/json's depth limit.
+	return fmt.Sprintf("%s does not fit the %s format: %v", what, format, err)
+}
+
+// Phrases are lower-case phrases a server's message is searched for, such
+// as what servers say when a model cannot take tools.
+type Phrases []string
+
+// In reports whether msg contains one of the phrases, whatever its case.
+func (p Phrases) In(msg string) bool {
+	msg = strings.ToLower(msg)
+	for _, s := range p {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// CallIDs gives the tool calls of one reply, in order, ids of their own,
+// so that tool results can be matched to their calls: a call without an
+// id gets Prefix and its index ("call_3"), and an id already given gets
+// the first "_<n>" suffix not given yet ("call_1_2"). The zero value with
+// a Prefix is ready to use.
+//
+// It takes time in proportion to the number of calls: a server may send
+// thousands of calls with one id, and trying the suffixes from 1 for each
+// would be quadratic.
+type CallIDs struct {
+	// Prefix starts the id of a call that has none: "call_", "toolu_".
+	Prefix string
+
+	n    int             // calls so far
+	used map[string]bool // the ids given
+	last map[string]int  // the last suffix tried for an id
+}
+
+// Next returns the id of the next call, which the server gave id ("" for
+// none).
+func (c *CallIDs) Next(id string) string {
+	if c.used == nil {
+		c.used = make(map[string]bool)
+		c.last = make(map[string]int)
+	}
+	base := id
+	if base == "" {
+		base = c.Prefix + strconv.Itoa(c.n)
+	}
+	c.n++
+	// Every suffix up to last[base] names an id already given, and ids are
+	// never taken back, so the search goes on from there.
+	id = base
+	for c.used[id] {
+		c.last[base]++
+		id = base + "_" + strconv.Itoa(c.last[base])
+	}
+	c.used[id] = true
+	return id
+}

@@ -1,0 +1,106 @@
+package wire
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+// `go test ./... -update` passes -update to every package; this one has no
+// golden files.
+var _ = flag.Bool("update", false, "no golden files in this package")
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestAddExtra(t *testing.T) {
+	body := []byte(`{"model":"<m>","n":1}` + "\n")
+	got, err := AddExtra(body, map[string]any{"n": 2, "tools": []int{1}, "seed": 7}, []string{"tools"})
+	require.NoError(t, err)
+	// Keys the body has, and reserved ones, are left alone, and so is the
+	// body's text.
+	assert.Equal(t, `{"model":"<m>","n":1,"seed":7}`+"\n", string(got))
+
+	_, err = AddExtra(body, map[string]any{"f": func() {}}, nil)
+	assert.ErrorContains(t, err, `key "f": json: unsupported type: func()`)
+	_, err = AddExtra([]byte(`[1]`), map[string]any{"a": 1}, nil)
+	assert.Error(t, err, "a body that is not an object")
+}
+
+func TestArguments(t *testing.T) {
+	for in, want := range map[string]string{
+		``:                    `{}`,
+		"  \n":                `{}`,
+		`null`:                `{}`,
+		` null `:              `{}`,
+		`{}`:                  `{}`,
+		`{"a": 1}`:            `{"a": 1}`, // the model's text is kept as it is
+		`{"a":`:               `{"a":`,
+		`"{\"a\":1}"`:         `"{\"a\":1}"`,
+		`[1, 2]`:              `[1, 2]`,
+		`{"html":"<b>&</b>"}`: `{"html":"<b>&</b>"}`,
+	} {
+		assert.Equal(t, want, string(Arguments(json.RawMessage(in))), "%q", in)
+	}
+	assert.Equal(t, "{}", string(Arguments(nil)))
+}
+
+func TestDecodeProblem(t *testing.T) {
+	var v struct{ N int }
+	err := json.Unmarshal([]byte(`{"N":"x"}`), &v)
+	assert.Equal(t, `response does not fit the Chat Completions format: field "N" is a JSON string`, DecodeProblem("response", "Chat Completions", err))
+	err = json.Unmarshal([]byte(`{"N":`), &v)
+	assert.Equal(t, "stream event is not valid JSON: unexpected end of JSON input (at byte 5)", DecodeProblem("stream event", "Messages API", err))
+	assert.Equal(t, "response does not fit the Responses API format: bad delta", DecodeProblem("response", "Responses API", errors.New("bad delta")))
+}
+
+func TestPhrases(t *testing.T) {
+	p := Phrases{"does not support tools", "requires --jinja"}
+	assert.True(t, p.In(`registry.ollama.ai/library/gemma does NOT support tools`))
+	assert.True(t, p.In("tools param requires --jinja flag"))
+	assert.False(t, p.In("does not support images"))
+	assert.False(t, Phrases(nil).In("anything"))
+}
+
+func TestCallIDs(t *testing.T) {
+	ids := CallIDs{Prefix: "call_"}
+	var got []string
+	for _, id := range []string{"a", "", "a", "a_1", "a", "call_1", ""} {
+		got = append(got, ids.Next(id))
+	}
+	// A missing id is the prefix and the call's index; a repeated one gets
+	// the first suffix not given yet.
+	assert.Equal(t, []string{"a", "call_1", "a_1", "a_1_1", "a_2", "call_1_1", "call_6"}, got)
+}
+
+// TestCallIDsLinear: thousands of calls with one id are named in time in
+// proportion to their number (trying every suffix from 1 for each call
+// took minutes for 5,000).
+func TestCallIDsLinear(t *testing.T) {
+	const n = 50_000
+	start := time.Now()
+	ids := CallIDs{Prefix: "call_"}
+	seen := make(map[string]bool, n)
+	for i := range n {
+		id := ids.Next("same")
+		if i > 0 {
+			require.Equal(t, "same_"+strconv.Itoa(i), id)
+		}
+		seen[id] = true
+	}
+	assert.Len(t, seen, n)
+	assert.Less(t, time.Since(start), 5*time.Second, "quadratic: %d calls", n)
+}
+
+func ExampleCallIDs() {
+	ids := CallIDs{Prefix: "toolu_"}
+	fmt.Println(ids.Next("x"), ids.Next(""), ids.Next("x"))
+	// Output: x toolu_1 x_1
+}
