@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 
+	"github.com/toolcall-go/toolcall/internal/argtype"
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/resulttext"
 	"github.com/toolcall-go/toolcall/internal/signature"
@@ -197,7 +198,7 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 // finishConfig fills defaults, checks the name, and returns the checks of
 // the tool's schema: the type's own, its strict variant, or one given by
 // [WithInputSchema].
-func finishConfig(cfg *toolConfig, ts *typeSchema) (*check.Input, error) {
+func finishConfig(cfg *toolConfig, ts *argtype.Type) (*check.Input, error) {
 	if err := checkName(cfg.name); err != nil {
 		return nil, &DefinitionError{Method: cfg.name, Err: err}
 	}
@@ -206,18 +207,18 @@ func finishConfig(cfg *toolConfig, ts *typeSchema) (*check.Input, error) {
 	}
 	switch {
 	case len(cfg.schema) > 0:
-		in, err := newInput(cfg.schema, nil, nil, ts.durations)
+		in, err := newInput(cfg.schema, nil, nil, ts.Durations)
 		if err == nil {
 			err = checkObjectSchema(cfg.name, in.Tree)
 		}
 		return in, err
 	case cfg.strict:
-		in := ts.plain.Strict()
+		in := ts.Input.Strict()
 		cfg.schema = in.Schema
 		return in, nil
 	}
-	cfg.schema = ts.plain.Schema
-	return ts.plain, nil
+	cfg.schema = ts.Input.Schema
+	return ts.Input, nil
 }
 
 // withSource adds the type and method to a definition error.
@@ -375,7 +376,7 @@ func outputSchema(rt reflect.Type) json.RawMessage {
 	if err != nil {
 		return nil
 	}
-	return ts.plain.Schema
+	return ts.Input.Schema
 }
 
 func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage) (string, error) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 
+	"github.com/toolcall-go/toolcall/internal/argtype"
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/jsonnode"
 	"github.com/toolcall-go/toolcall/internal/schema"
@@ -28,7 +29,7 @@ func SchemaFor(v any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(json.RawMessage(nil), ts.plain.Schema...), nil
+	return append(json.RawMessage(nil), ts.Input.Schema...), nil
 }
 
 // StrictSchemaFor is like [SchemaFor] but returns the strict variant (see
@@ -39,61 +40,42 @@ func StrictSchemaFor(v any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(json.RawMessage(nil), ts.plain.Strict().Schema...), nil
+	return append(json.RawMessage(nil), ts.Input.Strict().Schema...), nil
 }
 
-// typeSchema is the cached reflection of one argument type: its schema and
-// the checks compiled from it, shared by every tool of the type.
-type typeSchema struct {
-	plain     *check.Input
-	durations bool // the type holds a time.Duration
-	err       error
-}
+var schemaCache sync.Map // reflect.Type -> *argtype.Type
 
-var schemaCache sync.Map // reflect.Type -> *typeSchema
-
-func schemaOf(t reflect.Type) (*typeSchema, error) {
+// schemaOf returns the reflection of the argument type t, built on first
+// use; why t cannot be a tool's arguments is a *DefinitionError.
+func schemaOf(t reflect.Type) (*argtype.Type, error) {
 	if t == nil {
 		return nil, &DefinitionError{Err: fmt.Errorf("%w: nil type", errUnsupportedType)}
 	}
-	if s, ok := schemaCache.Load(t); ok {
-		ts := s.(*typeSchema)
-		return ts, ts.err
+	s, ok := schemaCache.Load(t)
+	if !ok {
+		s, _ = schemaCache.LoadOrStore(t, argtype.Build(t))
 	}
-	ts := buildSchema(t)
-	s, _ := schemaCache.LoadOrStore(t, ts)
-	ts = s.(*typeSchema)
-	return ts, ts.err
-}
-
-func buildSchema(t reflect.Type) *typeSchema {
-	ts := &typeSchema{}
-	s, err := schema.Build(t)
-	if err != nil {
-		var se *schema.Error
-		if !errors.As(err, &se) {
-			ts.err = &DefinitionError{Type: t.String(), Err: fmt.Errorf("%w: %v", errUnsupportedType, err)}
-			return ts
-		}
-		sentinel := errUnsupportedType
-		if se.Tag {
-			sentinel = ErrInvalidTool
-		}
-		ts.err = &DefinitionError{Path: se.Path, Err: fmt.Errorf("%w: %s", sentinel, se.Msg)}
-		if se.Path == "" && !se.Tag {
-			ts.err.(*DefinitionError).Type = t.String()
-		}
-		return ts
+	ts := s.(*argtype.Type)
+	if ts.Err == nil {
+		return ts, nil
 	}
-	ts.durations = s.HasDuration
-	ts.plain, err = newInput(s.Plain, s.Tree, t, s.HasDuration)
-	if err != nil {
-		ts.err = schemaError(err)
-		if de, ok := ts.err.(*DefinitionError); ok {
+	var se *schema.Error
+	if !errors.As(ts.Err, &se) { // a schema the checks refuse
+		err := schemaError(ts.Err)
+		if de, ok := err.(*DefinitionError); ok {
 			de.Type = t.String()
 		}
+		return ts, err
 	}
-	return ts
+	sentinel := errUnsupportedType
+	if se.Tag {
+		sentinel = ErrInvalidTool
+	}
+	de := &DefinitionError{Path: se.Path, Err: fmt.Errorf("%w: %s", sentinel, se.Msg)}
+	if se.Path == "" && !se.Tag {
+		de.Type = t.String()
+	}
+	return ts, de
 }
 
 // onCheck, when set by a test, sees every check of a call's arguments.
