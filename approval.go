@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall/internal/decision"
 )
 

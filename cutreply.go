@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
 )
 

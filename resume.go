@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/toolcall-go/toolcall/chat"
+
 	"github.com/toolcall-go/toolcall/internal/decision"
 	"github.com/toolcall-go/toolcall/internal/paused"
 	"github.com/toolcall-go/toolcall/internal/seal"
