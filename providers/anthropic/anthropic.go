@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
 	"github.com/toolcall-go/toolcall/internal/retry"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // DefaultBaseURL is Anthropic's API, used when neither Config.BaseURL nor
@@ -202,7 +203,7 @@ func (m *Model) reply(ctx context.Context, r *httpline.Reply) (*chat.Response, e
 	}
 	var wr messageResponse
 	if err := json.Unmarshal(data, &wr); err != nil {
-		return nil, r.BadResponse(decodeProblem("response", err))
+		return nil, r.BadResponse(wire.DecodeProblem("response", apiName, err))
 	}
 	if wr.Type == "error" || len(wr.Error) > 0 && string(wr.Error) != "null" {
 		return nil, inBandError(r, data)
@@ -213,7 +214,7 @@ func (m *Model) reply(ctx context.Context, r *httpline.Reply) (*chat.Response, e
 	a := assembler{model: wr.Model, stop: wr.StopReason, usage: wr.Usage}
 	for _, raw := range wr.Content {
 		if err := a.addBlock(raw); err != nil {
-			return nil, r.BadResponse(decodeProblem("content block", err))
+			return nil, r.BadResponse(wire.DecodeProblem("content block", apiName, err))
 		}
 	}
 	out, err := a.response()

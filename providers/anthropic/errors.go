@@ -2,8 +2,6 @@ package anthropic
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,9 +9,13 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 const providerName = "anthropic"
+
+// apiName names the API in errors about what a server sent.
+const apiName = "Messages API"
 
 // errorTypes maps the API's error types to the chat sentinels. The API
 // documents that types may be added: an unknown one is judged by the
@@ -83,7 +85,7 @@ func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []b
 		pe.RequestID = ae.RequestID
 	}
 	switch {
-	case resp.StatusCode == http.StatusBadRequest && noToolSupport(ae.Message):
+	case resp.StatusCode == http.StatusBadRequest && noToolPhrases.In(ae.Message):
 		pe.Err = chat.ErrToolsNotSupported
 	case resp.StatusCode == http.StatusNotFound && ae.Type != "not_found_error" && ae.Message == "":
 		// A web server's page, not the API's word on a model: the URL
@@ -106,7 +108,7 @@ func inBandError(r *httpline.Reply, raw []byte) error {
 	}
 	err := errorTypes[ae.Type]
 	switch {
-	case noToolSupport(msg):
+	case noToolPhrases.In(msg):
 		err = chat.ErrToolsNotSupported
 	case err == nil:
 		err = chat.ErrServer
@@ -126,35 +128,11 @@ func (m *Model) badRequest(model, msg string) error {
 
 // noToolPhrases are what servers say when a model cannot take tools
 // (Ollama: "... does not support tools").
-var noToolPhrases = []string{
+var noToolPhrases = wire.Phrases{
 	"does not support tools",
 	"does not support tool use",
 	"tool use is not supported",
 	"tools are not supported",
-}
-
-func noToolSupport(msg string) bool {
-	msg = strings.ToLower(msg)
-	for _, p := range noToolPhrases {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// decodeProblem describes why what (a response, a stream event) could not
-// be decoded, without quoting the payload.
-func decodeProblem(what string, err error) string {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Sprintf("%s is not valid JSON: %s (at byte %d)", what, syn.Error(), syn.Offset)
-	case errors.As(err, &typ):
-		return fmt.Sprintf("%s does not fit the Messages API format: field %q is a JSON %s", what, typ.Field, typ.Value)
-	}
-	return fmt.Sprintf("%s does not fit the Messages API format: %v", what, err)
 }
 
 // quote quotes a server's word for an error message, cut to 64 bytes.

@@ -11,6 +11,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // Stream sends req with "stream": true, yields each piece of text and each
@@ -96,7 +97,7 @@ func (s *streamState) read(ctx context.Context, lines *httpline.LineReader) (*ch
 				if readErr == io.EOF && !json.Valid(payload) {
 					return nil, s.r.ReadError(ctx, "stream", io.ErrUnexpectedEOF)
 				}
-				return nil, s.r.BadResponse(decodeProblem("stream event", err))
+				return nil, s.r.BadResponse(wire.DecodeProblem("stream event", apiName, err))
 			}
 			done, err := s.event(&ev, payload)
 			if err != nil {

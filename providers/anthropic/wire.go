@@ -8,6 +8,8 @@ import (
 	"sort"
 
 	"github.com/toolcall-go/toolcall/chat"
+
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // messagesRequest is the body of POST /v1/messages. Fields are in the
@@ -190,7 +192,7 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	}
 	body := buf.Bytes()
 	if len(o.Extra) > 0 {
-		if body, err = addExtra(body, o.Extra); err != nil {
+		if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {
 			return invalid("Options.Extra: %v", err)
 		}
 	}
@@ -452,30 +454,4 @@ func sameReply(kept []keptBlock, msg *chat.Message) bool {
 		}
 	}
 	return n == len(msg.ToolCalls) && text.String() == msg.Content
-}
-
-// addExtra adds the Options.Extra keys the body does not already have. It
-// runs only when Extra is set, so the common path pays nothing for it.
-func addExtra(body []byte, extra map[string]any) ([]byte, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(body, &fields); err != nil {
-		return nil, err
-	}
-	for k, v := range extra {
-		if _, set := fields[k]; set || slices.Contains(reservedKeys, k) {
-			continue
-		}
-		raw, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("key %q: %v", k, err)
-		}
-		fields[k] = raw
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(fields); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

@@ -3,8 +3,6 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -14,9 +12,13 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 const providerName = "openai"
+
+// apiName names the API in errors about what a server sent.
+const apiName = "Chat Completions"
 
 // parseError reads an error body into pe (see httpline.Endpoint.ParseError):
 // the server's message, and what a 400 or a 404 means.
@@ -24,7 +26,7 @@ func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []b
 	msg := serverMessage(body)
 	pe.Message = msg
 	switch {
-	case resp.StatusCode == http.StatusBadRequest && noToolSupport(msg):
+	case resp.StatusCode == http.StatusBadRequest && noToolPhrases.In(msg):
 		pe.Err = chat.ErrToolsNotSupported
 	case resp.StatusCode == http.StatusNotFound && len(bytes.TrimSpace(body)) == 0:
 		// An empty 404 says neither what is missing nor why: it may be the
@@ -68,7 +70,7 @@ func inBandError(rep *httpline.Reply, raw []byte) error {
 		msg = "the server reported an error without a message"
 	}
 	err := chat.ErrServer
-	if noToolSupport(msg) {
+	if noToolPhrases.In(msg) {
 		err = chat.ErrToolsNotSupported
 	}
 	return rep.Error(err, msg)
@@ -78,7 +80,7 @@ func inBandError(rep *httpline.Reply, raw []byte) error {
 // tools: Ollama's /v1 ("... does not support tools"), OpenAI's older
 // models, vLLM started without a tool parser, llama.cpp's server without
 // --jinja.
-var noToolPhrases = []string{
+var noToolPhrases = wire.Phrases{
 	"does not support tools",
 	"does not support tool use",
 	"does not support tool calling",
@@ -90,16 +92,6 @@ var noToolPhrases = []string{
 	"function calling is not supported",
 	"--enable-auto-tool-choice",
 	"requires --jinja",
-}
-
-func noToolSupport(msg string) bool {
-	msg = strings.ToLower(msg)
-	for _, p := range noToolPhrases {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // serverMessage returns the message of an error body, or "". It reads
@@ -146,19 +138,4 @@ func messageText(raw json.RawMessage) string {
 		return strings.TrimSpace(list[0].Msg)
 	}
 	return ""
-}
-
-// decodeProblem describes why what (a response, a stream event) could not
-// be decoded, without quoting the payload.
-func decodeProblem(what string, err error) string {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Sprintf("%s is not valid JSON: %s (at byte %d)", what, syn.Error(), syn.Offset)
-	case errors.As(err, &typ):
-		return fmt.Sprintf("%s does not fit the Chat Completions format: field %q is a JSON %s", what, typ.Field, typ.Value)
-	}
-	// An error from text or arguments, or encoding/json's depth limit.
-	return fmt.Sprintf("%s does not fit the Chat Completions format: %v", what, err)
 }

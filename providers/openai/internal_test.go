@@ -23,7 +23,7 @@ func TestNoToolSupport(t *testing.T) {
 		"model 'x' not found": false,
 		"":                    false,
 	} {
-		assert.Equal(t, want, noToolSupport(msg), msg)
+		assert.Equal(t, want, noToolPhrases.In(msg), msg)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
 	"github.com/toolcall-go/toolcall/internal/retry"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // DefaultBaseURL is OpenAI's API, used when neither Config.BaseURL nor
@@ -168,7 +169,7 @@ func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 	}
 	var wr chatResponse
 	if err := json.Unmarshal(data, &wr); err != nil {
-		return nil, rep.BadResponse(decodeProblem("response", err))
+		return nil, rep.BadResponse(wire.DecodeProblem("response", apiName, err))
 	}
 	if len(wr.Choices) == 0 {
 		if hasError(wr.Error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // Stream sends req with "stream": true, yields each piece of text and each
@@ -70,7 +71,7 @@ func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool)
 				if readErr == io.EOF && !json.Valid(payload) {
 					return nil, rep.BadResponse("stream ended in the middle of an event")
 				}
-				return nil, rep.BadResponse(decodeProblem("stream event", err))
+				return nil, rep.BadResponse(wire.DecodeProblem("stream event", apiName, err))
 			}
 			if hasError(chunk.Error) && len(chunk.Choices) == 0 {
 				return nil, inBandError(rep, chunk.Error)

@@ -3,8 +3,6 @@ package openairesponses
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -13,9 +11,13 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 const providerName = "openairesponses"
+
+// apiName names the API in errors about what a server sent.
+const apiName = "Responses API"
 
 // parseError reads an error body into pe (see httpline.Endpoint.ParseError):
 // the server's message, and what a 400, a 401 or a 404 means.
@@ -23,7 +25,7 @@ func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []b
 	msg := serverMessage(body)
 	pe.Message = msg
 	switch {
-	case resp.StatusCode == http.StatusBadRequest && noToolSupport(msg):
+	case resp.StatusCode == http.StatusBadRequest && noToolPhrases.In(msg):
 		pe.Err = chat.ErrToolsNotSupported
 	case resp.StatusCode == http.StatusNotFound && !httpline.NamesModel(msg):
 		// Servers say in JSON that a model is missing; any other 404 (a
@@ -85,7 +87,7 @@ func (e *apiError) code() string {
 // no tools, [chat.ErrServer] for the rest.
 func codeError(code, msg string) error {
 	switch {
-	case noToolSupport(msg):
+	case noToolPhrases.In(msg):
 		return chat.ErrToolsNotSupported
 	case code == "rate_limit_exceeded":
 		return chat.ErrRateLimited
@@ -98,7 +100,7 @@ func codeError(code, msg string) error {
 // noToolPhrases are what servers say when a model or server cannot take
 // tools (Ollama: "... does not support tools"; llama.cpp's server without
 // --jinja).
-var noToolPhrases = []string{
+var noToolPhrases = wire.Phrases{
 	"does not support tools",
 	"does not support tool use",
 	"does not support tool calling",
@@ -107,16 +109,6 @@ var noToolPhrases = []string{
 	"tool calling is not supported",
 	"function calling is not supported",
 	"requires --jinja",
-}
-
-func noToolSupport(msg string) bool {
-	msg = strings.ToLower(msg)
-	for _, p := range noToolPhrases {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // serverMessage returns the message of an error body, or "": OpenAI's
@@ -174,18 +166,4 @@ func messageText(raw json.RawMessage) string {
 		return strings.TrimSpace(d.Msg)
 	}
 	return ""
-}
-
-// decodeProblem describes why what (a response, a stream event) could not
-// be decoded, without quoting the payload.
-func decodeProblem(what string, err error) string {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Sprintf("%s is not valid JSON: %s (at byte %d)", what, syn.Error(), syn.Offset)
-	case errors.As(err, &typ):
-		return fmt.Sprintf("%s does not fit the Responses API format: field %q is a JSON %s", what, typ.Field, typ.Value)
-	}
-	return fmt.Sprintf("%s does not fit the Responses API format: %v", what, err)
 }

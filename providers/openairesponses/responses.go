@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
 	"github.com/toolcall-go/toolcall/internal/retry"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // DefaultBaseURL is OpenAI's API, used when neither Config.BaseURL nor
@@ -149,7 +150,7 @@ func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 	}
 	var wr response
 	if err := json.Unmarshal(data, &wr); err != nil {
-		return nil, rep.BadResponse(decodeProblem("response", err))
+		return nil, rep.BadResponse(wire.DecodeProblem("response", apiName, err))
 	}
 	if wr.Output == nil && wr.Status != "failed" {
 		if msg := serverMessage(data); msg != "" {
@@ -162,7 +163,7 @@ func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 	var a assembler
 	for i, raw := range wr.Output {
 		if err := a.addItem(raw); err != nil {
-			return nil, rep.BadResponse(decodeProblem(fmt.Sprintf("output item %d", i), err))
+			return nil, rep.BadResponse(wire.DecodeProblem(fmt.Sprintf("output item %d", i), apiName, err))
 		}
 	}
 	return a.response(&wr, rep)

@@ -13,6 +13,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // Stream sends req with "stream": true, yields each piece of text and each
@@ -138,7 +139,7 @@ func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Res
 		if atEOF && !json.Valid(payload) {
 			return nil, false, s.rep.BadResponse("stream ended in the middle of an event")
 		}
-		return nil, false, s.rep.BadResponse(decodeProblem("stream event", err))
+		return nil, false, s.rep.BadResponse(wire.DecodeProblem("stream event", apiName, err))
 	}
 	typ := cmp.Or(head.Type, name)
 	if !handled[typ] {
@@ -146,7 +147,7 @@ func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Res
 	}
 	var ev event
 	if err := json.Unmarshal(payload, &ev); err != nil {
-		return nil, false, s.rep.BadResponse(decodeProblem(typ+" event", err))
+		return nil, false, s.rep.BadResponse(wire.DecodeProblem(typ+" event", apiName, err))
 	}
 	switch typ {
 	case "error":
