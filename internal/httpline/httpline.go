@@ -6,8 +6,9 @@
 // [Reply.Lines] for streams) and builds the errors of what the provider
 // decodes from it. Also here: the HTTP client the providers share
 // ([DefaultClient]), the response limit's helpers ([ResponseLimit],
-// [AppendText] for a stream's text), what a 404 says ([NamesModel]) and
-// the sentinel an HTTP status means ([StatusError]).
+// [AppendText] for a stream's text), the fields of a server-sent event
+// stream's lines ([SSELine]), what a 404 says ([NamesModel]) and the
+// sentinel an HTTP status means ([StatusError]).
 //
 // A provider keeps one Endpoint in its model, built by New:
 //

@@ -82,13 +82,13 @@ func (s *streamState) read(ctx context.Context, lines *httpline.LineReader) (*ch
 		if readErr != nil && readErr != io.EOF {
 			return nil, s.r.ReadError(ctx, "stream", readErr)
 		}
-		payload, f := sseLine(line)
+		payload, f := httpline.SSELine(line)
 		switch f {
-		case fieldBlank:
+		case httpline.SSEBlank:
 			errorEvent = false
-		case fieldEvent:
+		case httpline.SSEEvent:
 			errorEvent = string(payload) == "error"
-		case fieldData:
+		case httpline.SSEData:
 			if errorEvent {
 				return nil, inBandError(s.r, payload)
 			}
@@ -328,38 +328,4 @@ func (s *streamState) grow(n int) error {
 		return s.r.TooLarge("streamed reply")
 	}
 	return nil
-}
-
-// An sseField says what a line of a server-sent event stream carries.
-type sseField int
-
-const (
-	fieldOther sseField = iota // a comment, id:, retry: or an unknown field
-	fieldBlank                 // the end of an event
-	fieldData
-	fieldEvent
-)
-
-// sseLine splits a line into its field and value. Each data line is one
-// event, as the Messages API and the servers that copy it send them.
-func sseLine(line []byte) ([]byte, sseField) {
-	line = bytes.TrimSpace(line)
-	switch {
-	case len(line) == 0:
-		return nil, fieldBlank
-	case line[0] == ':':
-		return nil, fieldOther
-	}
-	name, value, ok := bytes.Cut(line, []byte(":"))
-	if !ok {
-		return nil, fieldOther
-	}
-	value = bytes.TrimSpace(value)
-	switch string(name) {
-	case "data":
-		return value, fieldData
-	case "event":
-		return value, fieldEvent
-	}
-	return nil, fieldOther
 }

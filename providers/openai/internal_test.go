@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall/internal/httpline"
 )
 
 func TestNoToolSupport(t *testing.T) {
@@ -125,20 +127,20 @@ func TestSSELine(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		line, value string
-		field       sseField
+		field       httpline.SSEField
 	}{
-		{"\n", "", fieldBlank},
-		{"\r\n", "", fieldBlank},
-		{": keep-alive\n", "", fieldOther},
-		{"data: {\"a\":1}\n", `{"a":1}`, fieldData},
-		{"data:{\"a\":1}\r\n", `{"a":1}`, fieldData},
-		{"data: [DONE]", "[DONE]", fieldData},
-		{"{\"choices\":[]}\n", `{"choices":[]}`, fieldData},
-		{"error: {\"message\":\"x\"}\n", `{"message":"x"}`, fieldError},
-		{"event: error\n", "error", fieldEvent},
-		{"id: 7\n", "", fieldOther},
-		{"retry: 100\n", "", fieldOther},
-		{"garbage\n", "", fieldOther},
+		{"\n", "", httpline.SSEBlank},
+		{"\r\n", "", httpline.SSEBlank},
+		{": keep-alive\n", "", httpline.SSEOther},
+		{"data: {\"a\":1}\n", `{"a":1}`, httpline.SSEData},
+		{"data:{\"a\":1}\r\n", `{"a":1}`, httpline.SSEData},
+		{"data: [DONE]", "[DONE]", httpline.SSEData},
+		{"{\"choices\":[]}\n", `{"choices":[]}`, httpline.SSEData},
+		{"error: {\"message\":\"x\"}\n", `{"message":"x"}`, httpline.SSEError},
+		{"event: error\n", "error", httpline.SSEEvent},
+		{"id: 7\n", "", httpline.SSEOther},
+		{"retry: 100\n", "", httpline.SSEOther},
+		{"garbage\n", "", httpline.SSEOther},
 	} {
 		v, f := sseLine([]byte(tc.line))
 		assert.Equal(t, tc.field, f, "%q", tc.line)

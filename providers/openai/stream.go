@@ -52,13 +52,13 @@ func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool)
 		}
 		payload, f := sseLine(line)
 		switch f {
-		case fieldBlank:
+		case httpline.SSEBlank:
 			errorEvent = false
-		case fieldEvent:
+		case httpline.SSEEvent:
 			errorEvent = string(payload) == "error"
-		case fieldError:
+		case httpline.SSEError:
 			return nil, inBandError(rep, payload)
-		case fieldData:
+		case httpline.SSEData:
 			if errorEvent {
 				return nil, inBandError(rep, payload)
 			}
@@ -158,43 +158,12 @@ func (a *assembler) take(n int) bool {
 // tooLarge reports whether the reply has grown past its limit.
 func (a *assembler) tooLarge() bool { return a.limit >= 0 && a.size > a.limit }
 
-// An sseField says what a line of a server-sent event stream carries.
-type sseField int
-
-const (
-	fieldOther sseField = iota // a comment, id:, retry: or an unknown field
-	fieldBlank                 // the end of an event
-	fieldData
-	fieldError // llama.cpp's server reports failures as "error: {...}"
-	fieldEvent
-)
-
-// sseLine splits a line into its field and value. Each data line is one
-// chunk, as every OpenAI-compatible server sends them; a bare JSON line is
-// taken as data too, for servers that answer a stream request with a plain
-// JSON body.
-func sseLine(line []byte) ([]byte, sseField) {
-	line = bytes.TrimSpace(line)
-	switch {
-	case len(line) == 0:
-		return nil, fieldBlank
-	case line[0] == ':':
-		return nil, fieldOther
-	case line[0] == '{':
-		return line, fieldData
+// sseLine splits a line of the stream into its field and value. A bare
+// JSON line is taken as data, for servers that answer a stream request
+// with a plain JSON body.
+func sseLine(line []byte) ([]byte, httpline.SSEField) {
+	if t := bytes.TrimSpace(line); len(t) > 0 && t[0] == '{' {
+		return t, httpline.SSEData
 	}
-	name, value, ok := bytes.Cut(line, []byte(":"))
-	if !ok {
-		return nil, fieldOther
-	}
-	value = bytes.TrimSpace(value)
-	switch string(name) {
-	case "data":
-		return value, fieldData
-	case "error":
-		return value, fieldError
-	case "event":
-		return value, fieldEvent
-	}
-	return nil, fieldOther
+	return httpline.SSELine(line)
 }

@@ -72,13 +72,13 @@ func (s *streamReader) read(ctx context.Context, lines *httpline.LineReader) (*c
 		if readErr != nil && readErr != io.EOF {
 			return nil, s.rep.ReadError(ctx, "stream", readErr)
 		}
-		payload, f := sseLine(line)
+		payload, f := httpline.SSELine(line)
 		switch f {
-		case fieldBlank:
+		case httpline.SSEBlank:
 			eventName = ""
-		case fieldEvent:
+		case httpline.SSEEvent:
 			eventName = string(payload)
-		case fieldData:
+		case httpline.SSEData:
 			if string(payload) == "[DONE]" {
 				return nil, s.rep.BadResponse("stream ended before the response was complete (no response.completed)")
 			}
@@ -406,38 +406,4 @@ func kind(c byte) string {
 		return "boolean"
 	}
 	return "number"
-}
-
-// An sseField says what a line of a server-sent event stream carries.
-type sseField int
-
-const (
-	fieldOther sseField = iota // a comment, id:, retry: or an unknown field
-	fieldBlank                 // the end of an event
-	fieldData
-	fieldEvent
-)
-
-// sseLine splits a line into its field and value. Each data line is one
-// event, as servers send them.
-func sseLine(line []byte) ([]byte, sseField) {
-	line = bytes.TrimSpace(line)
-	switch {
-	case len(line) == 0:
-		return nil, fieldBlank
-	case line[0] == ':':
-		return nil, fieldOther
-	}
-	name, value, ok := bytes.Cut(line, []byte(":"))
-	if !ok {
-		return nil, fieldOther
-	}
-	value = bytes.TrimSpace(value)
-	switch string(name) {
-	case "data":
-		return value, fieldData
-	case "event":
-		return value, fieldEvent
-	}
-	return nil, fieldOther
 }
