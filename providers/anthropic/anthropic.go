@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -125,18 +124,8 @@ var (
 // unreachable server, a bad key or an unknown model is reported by the
 // first request.
 func New(cfg Config) *Model {
-	base := strings.TrimSpace(cfg.BaseURL)
-	if base == "" {
-		base = strings.TrimSpace(os.Getenv("ANTHROPIC_BASE_URL"))
-	}
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	base = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
-	key := strings.TrimSpace(cfg.APIKey)
-	if key == "" {
-		key = strings.TrimSpace(os.Getenv("ANTHROPIC_API_KEY"))
-	}
+	base := strings.TrimSuffix(strings.TrimRight(httpline.Setting(cfg.BaseURL, "ANTHROPIC_BASE_URL", DefaultBaseURL), "/"), "/v1")
+	key := httpline.Setting(cfg.APIKey, "ANTHROPIC_API_KEY", "")
 	version := strings.TrimSpace(cfg.Version)
 	if version == "" {
 		version = DefaultVersion

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -89,18 +88,8 @@ var (
 // for the fields cfg leaves empty and does no I/O: an unreachable server,
 // a bad key or an unknown model is reported by the first request.
 func New(cfg Config) *Model {
-	base := strings.TrimSpace(cfg.BaseURL)
-	if base == "" {
-		base = strings.TrimSpace(os.Getenv("OPENAI_BASE_URL"))
-	}
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	base = strings.TrimRight(base, "/")
-	key := strings.TrimSpace(cfg.APIKey)
-	if key == "" {
-		key = strings.TrimSpace(os.Getenv("OPENAI_API_KEY"))
-	}
+	base := strings.TrimRight(httpline.Setting(cfg.BaseURL, "OPENAI_BASE_URL", DefaultBaseURL), "/")
+	key := httpline.Setting(cfg.APIKey, "OPENAI_API_KEY", "")
 	m := &Model{base: base, model: cfg.Model, key: key}
 	header := http.Header{}
 	if key != "" {
