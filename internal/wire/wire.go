@@ -1,6 +1,7 @@
 // Package wire holds what the providers do alike with the JSON they send
 // and receive, written once: the request fields Options.Extra adds
-// ([AddExtra]), the "{}" of empty arguments ([Arguments]), the
+// ([AddExtra]), the arguments of a tool call ([RawArguments] as they
+// arrive, [Arguments] as they are sent), the
 // ids a reply's tool calls are given ([CallIDs]), the description of a
 // payload that did not decode ([DecodeProblem]) and the phrases a server's
 // error message is matched against ([Phrases]). What differs between the
@@ -58,6 +59,51 @@ func Arguments(args json.RawMessage) json.RawMessage {
 		return json.RawMessage(EmptyArguments)
 	}
 	return args
+}
+
+// RawArguments is a tool call's arguments as JSON text, as a reply
+// brings them: OpenAI's APIs send a string holding the text, and some
+// compatible servers the JSON object itself, which is kept, compacted.
+// Null is none.
+type RawArguments []byte
+
+// UnmarshalJSON reads a string, null, or any other JSON value.
+func (a *RawArguments) UnmarshalJSON(b []byte) error {
+	switch b[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*a = RawArguments(s)
+	case 'n':
+		*a = nil
+	default:
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			return err
+		}
+		*a = buf.Bytes()
+	}
+	return nil
+}
+
+// Kind names the kind of the JSON value v, a valid one, for errors:
+// "object", "array", "string", "boolean", "null" or "number".
+func Kind(v []byte) string {
+	switch v[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
 }
 
 // DecodeProblem describes why what (a response, a stream event) could not

@@ -104,3 +104,27 @@ func ExampleCallIDs() {
 	fmt.Println(ids.Next("x"), ids.Next(""), ids.Next("x"))
 	// Output: x toolu_1 x_1
 }
+
+func TestRawArguments(t *testing.T) {
+	for in, want := range map[string]string{
+		`"{\"a\": 1}"`:     `{"a": 1}`, // the text in the string, as it is
+		`""`:               ``,
+		`null`:             ``,
+		`{"a": [1, 2]}`:    `{"a":[1,2]}`, // an object, compacted
+		` {"b" : true} `:   `{"b":true}`,
+		`[1]`:              `[1]`,
+		`"<b>&amp;</b>\n"`: "<b>&amp;</b>\n",
+	} {
+		var got struct {
+			A RawArguments `json:"a"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(`{"a":`+in+`}`), &got), in)
+		assert.Equal(t, want, string(got.A), in)
+	}
+}
+
+func TestKind(t *testing.T) {
+	for in, want := range map[string]string{`{}`: "object", `[1]`: "array", `"s"`: "string", `true`: "boolean", `false`: "boolean", `null`: "null", `-1.5`: "number", `7`: "number"} {
+		assert.Equal(t, want, Kind([]byte(in)), in)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 func TestNoToolSupport(t *testing.T) {
@@ -77,13 +78,13 @@ func TestAddFragment(t *testing.T) {
 		ok   bool
 	}{
 		// A call without id, then its id in a later fragment: adopted.
-		{c: wireCall{Index: idx(0), Function: wireFunction{Name: "a", Arguments: arguments(`{"x"`)}}, want: chat.ToolCallDelta{Index: 0, Name: "a", Arguments: `{"x"`}, ok: true},
-		{c: wireCall{Index: idx(0), ID: "id_a", Function: wireFunction{Arguments: arguments(`:1}`)}}, want: chat.ToolCallDelta{Index: 0, ID: "id_a", Arguments: `:1}`}, ok: true},
+		{c: wireCall{Index: idx(0), Function: wireFunction{Name: "a", Arguments: wire.RawArguments(`{"x"`)}}, want: chat.ToolCallDelta{Index: 0, Name: "a", Arguments: `{"x"`}, ok: true},
+		{c: wireCall{Index: idx(0), ID: "id_a", Function: wireFunction{Arguments: wire.RawArguments(`:1}`)}}, want: chat.ToolCallDelta{Index: 0, ID: "id_a", Arguments: `:1}`}, ok: true},
 		// The same id and name again, as some servers repeat them: no
 		// new call, and not yielded twice.
 		{c: wireCall{Index: idx(0), ID: "id_a", Function: wireFunction{Name: "a"}}, ok: false, want: chat.ToolCallDelta{Index: 0}},
 		// A different id at the same index: a new call.
-		{c: wireCall{Index: idx(0), ID: "id_b", Function: wireFunction{Name: "b", Arguments: arguments(`{}`)}}, want: chat.ToolCallDelta{Index: 1, ID: "id_b", Name: "b", Arguments: `{}`}, ok: true},
+		{c: wireCall{Index: idx(0), ID: "id_b", Function: wireFunction{Name: "b", Arguments: wire.RawArguments(`{}`)}}, want: chat.ToolCallDelta{Index: 1, ID: "id_b", Name: "b", Arguments: `{}`}, ok: true},
 		// No index: its position in the chunk.
 		{c: wireCall{Function: wireFunction{Name: "c"}}, pos: 3, want: chat.ToolCallDelta{Index: 2, Name: "c"}, ok: true},
 		// Nothing at a new index: no call.

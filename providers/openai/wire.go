@@ -251,8 +251,8 @@ type wireCall struct {
 }
 
 type wireFunction struct {
-	Name      string    `json:"name"`
-	Arguments arguments `json:"arguments"`
+	Name      string            `json:"name"`
+	Arguments wire.RawArguments `json:"arguments"`
 }
 
 // text is message content: a string, null, or an array of content parts,
@@ -280,42 +280,7 @@ func (t *text) UnmarshalJSON(b []byte) error {
 		*t = text(s.String())
 		return nil
 	}
-	return fmt.Errorf("content is JSON %s, want a string", kind(b[0]))
-}
-
-// arguments is a tool call's arguments as JSON text. OpenAI sends a string
-// holding the text; some compatible servers send the JSON object itself
-// (google/adk-go#1254), which is kept, compacted.
-type arguments []byte
-
-func (a *arguments) UnmarshalJSON(b []byte) error {
-	switch b[0] {
-	case '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*a = arguments(s)
-	case 'n':
-		*a = nil
-	default:
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, b); err != nil {
-			return err
-		}
-		*a = buf.Bytes()
-	}
-	return nil
-}
-
-func kind(c byte) string {
-	switch c {
-	case '{':
-		return "object"
-	case 't', 'f':
-		return "boolean"
-	}
-	return "number"
+	return fmt.Errorf("content is JSON %s, want a string", wire.Kind(b))
 }
 
 func hasError(raw json.RawMessage) bool {

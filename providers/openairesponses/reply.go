@@ -89,9 +89,9 @@ type outputItem struct {
 	// A message's content parts: output_text (Text) or refusal (Refusal).
 	Content []contentPart `json:"content"`
 	// A function call's.
-	CallID    string    `json:"call_id"`
-	Name      string    `json:"name"`
-	Arguments arguments `json:"arguments"`
+	CallID    string            `json:"call_id"`
+	Name      string            `json:"name"`
+	Arguments wire.RawArguments `json:"arguments"`
 	// A reasoning item's summary and, from some servers, its text.
 	Summary          []contentPart `json:"summary"`
 	EncryptedContent *string       `json:"encrypted_content"`
@@ -112,31 +112,6 @@ func partsText(parts []contentPart) string {
 		s.WriteString(p.Refusal)
 	}
 	return s.String()
-}
-
-// arguments is a function call's arguments as JSON text. The API sends a
-// string holding the text; a server that sends the JSON object itself is
-// read too, compacted.
-type arguments []byte
-
-func (a *arguments) UnmarshalJSON(b []byte) error {
-	switch b[0] {
-	case '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*a = arguments(s)
-	case 'n':
-		*a = nil
-	default:
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, b); err != nil {
-			return err
-		}
-		*a = buf.Bytes()
-	}
-	return nil
 }
 
 // pieces is text kept as the pieces it came in and joined once at the

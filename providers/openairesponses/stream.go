@@ -393,17 +393,5 @@ func (d *deltaText) UnmarshalJSON(b []byte) error {
 		*d = ""
 		return nil
 	}
-	return fmt.Errorf("\"delta\" is a JSON %s, want a string", kind(b[0]))
-}
-
-func kind(c byte) string {
-	switch c {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "boolean"
-	}
-	return "number"
+	return fmt.Errorf("\"delta\" is a JSON %s, want a string", wire.Kind(b))
 }
