@@ -3,8 +3,9 @@
 // status into a *chat.ProviderError with the server's message, Retry-After
 // and request id, the API key removed; the [Reply] it hands the provider
 // reads the body within the response limit ([Reply.ReadAll],
-// [Reply.Lines] for streams) and builds the errors of what the provider
-// decodes from it. Also here: the HTTP client the providers share
+// [Reply.Lines] for streams, [Reply.IsJSON] and [YieldWhole] for a
+// stream a server answered whole) and builds the errors of what the
+// provider decodes from it. Also here: the HTTP client the providers share
 // ([DefaultClient]), the response limit's helpers ([ResponseLimit],
 // [AppendText] for a stream's text), the fields of a server-sent event
 // stream's lines ([SSELine]), what a 404 says ([NamesModel]) and the

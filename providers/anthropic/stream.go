@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -35,10 +34,10 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 		yield = func(chat.Delta) bool { return true }
 	}
 	return m.endpoint.Call(ctx, model, "text/event-stream", body, func(r *httpline.Reply) (*chat.Response, error) {
-		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/json" {
+		if r.IsJSON() {
 			// A server that answers a stream request with a whole reply.
 			out, err := m.reply(ctx, r)
-			if err == nil && !yieldReply(out, yield) {
+			if err == nil && !httpline.YieldWhole(out, yield) {
 				return nil, chat.ErrStreamStopped
 			}
 			return out, err
@@ -46,21 +45,6 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 		s := streamState{r: r, yield: yield}
 		return s.read(ctx, r.Lines())
 	})
-}
-
-// yieldReply yields a whole reply as a stream would: its text, then each
-// call with its id, name and arguments. It returns false as soon as yield
-// does.
-func yieldReply(r *chat.Response, yield func(chat.Delta) bool) bool {
-	if r.Message.Content != "" && !yield(chat.Delta{Content: r.Message.Content}) {
-		return false
-	}
-	for i, c := range r.Message.ToolCalls {
-		if !yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, ID: c.ID, Name: c.Name, Arguments: string(c.Arguments)}}) {
-			return false
-		}
-	}
-	return true
 }
 
 // streamState is one stream being read.

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
 	"strconv"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -39,10 +38,10 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 		yield = func(chat.Delta) bool { return true }
 	}
 	return m.ep.Call(ctx, model, "text/event-stream", body, func(rep *httpline.Reply) (*chat.Response, error) {
-		if isJSON(rep.Header.Get("Content-Type")) {
+		if rep.IsJSON() {
 			// A server that does not stream answers with the whole reply.
 			reply, err := decode(ctx, rep)
-			if err == nil && !yieldReply(reply, yield) {
+			if err == nil && !httpline.YieldWhole(reply, yield) {
 				return nil, chat.ErrStreamStopped
 			}
 			return reply, err
@@ -357,26 +356,6 @@ func (s *streamReader) finish(r *response) bool {
 			if !s.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, ID: c.id, Name: c.name, Arguments: string(c.args)}}) {
 				return false
 			}
-		}
-	}
-	return true
-}
-
-// isJSON reports whether a Content-Type is JSON's.
-func isJSON(contentType string) bool {
-	mt, _, _ := mime.ParseMediaType(contentType)
-	return mt == "application/json"
-}
-
-// yieldReply yields a whole reply as deltas: its text, then each call.
-// It returns false as soon as yield does.
-func yieldReply(r *chat.Response, yield func(chat.Delta) bool) bool {
-	if r.Message.Content != "" && !yield(chat.Delta{Content: r.Message.Content}) {
-		return false
-	}
-	for i, c := range r.Message.ToolCalls {
-		if !yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: i, ID: c.ID, Name: c.Name, Arguments: string(c.Arguments)}}) {
-			return false
 		}
 	}
 	return true
