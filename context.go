@@ -78,7 +78,7 @@ type toolContextKey struct{}
 
 // callInfo describes the call whose state s is.
 func callInfo(s *callstate.State) CallInfo {
-	return CallInfo{ID: s.ID, Name: s.Name, Round: s.Round, History: s.History}
+	return CallInfo{ID: s.Call.ID, Name: s.Call.Name, Round: s.Round, History: s.History}
 }
 
 // ContextWithToolContext returns ctx carrying tc. A [Client] does this

@@ -215,11 +215,16 @@ func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, histor
 
 // executeConcurrently runs calls at most cfg.limits.Concurrency at once,
 // filling execs in call order; the round waits for all of them. The first
-// abort in time wins and cancels the calls still running (see [pool.Run]).
+// abort in time wins and cancels the calls still running (see [pool.Run]);
+// the calls not started by then are recorded as not run.
 func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, set *toolSet, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
 	return pool.Run(ctx, len(calls), cfg.limits.Concurrency, func(ctx context.Context, i int) error {
+		if ctx.Err() != nil {
+			execs[i] = notRun(calls[i], round)
+			return nil
+		}
 		return m.executeOne(ctx, cfg, set, calls[i], hist, round, nil, &execs[i])
-	}, func(i int) { execs[i] = notRun(calls[i], round) })
+	})
 }
 
 // epoch is what monotonic counts from.
@@ -295,7 +300,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	checked.Arguments = args
 
 	cc := &callstate.Ctx{Context: ctx}
-	cc.State.ID, cc.State.Name, cc.State.Round, cc.State.History = call.ID, call.Name, round, hist
+	cc.State.Call, cc.State.Round, cc.State.History = &e.Call, round, hist
 	if h := cfg.hooks.ToolProgress; h != nil {
 		cc.State.Progress = func(message string, progress, total float64) {
 			h(ctx, callInfo(&cc.State), message, progress, total)

@@ -15,9 +15,9 @@ import (
 
 // A State is what a running tool can see and change of its call.
 type State struct {
-	ID, Name string // the model's call id and the tool name
-	Round    int    // the model round trip that asked for the call, from 1
-	History  []chat.Message
+	Call    *chat.ToolCall // the call, in its record: its id and tool name
+	Round   int            // the model round trip that asked for the call, from 1
+	History []chat.Message
 	// Progress, when set, sees what the tool reports.
 	Progress     func(message string, progress, total float64)
 	returnDirect atomic.Bool
@@ -92,7 +92,7 @@ func (c *Ctx) End() map[string]any {
 
 // String keeps the history and settings out of printed contexts.
 func (c *Ctx) String() string {
-	return fmt.Sprintf("%v.WithToolCall(%s)", c.Context, c.State.Name)
+	return fmt.Sprintf("%v.WithToolCall(%s)", c.Context, c.State.Call.Name)
 }
 
 // Value answers the call's key and defers the rest to the caller's

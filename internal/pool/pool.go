@@ -13,46 +13,52 @@ import (
 // once when workers is zero or less): that many workers, the caller's
 // goroutine one of them, each take the next index not taken, and Run
 // returns when all of them have. The first error in time wins: it cancels
-// the context the calls still running see, skip is called instead of do
-// for the indexes taken after that, and Run returns the error. The calls
-// it cancels may fail after it, with errors that only echo the
+// the context of the calls still running and of the calls for the indexes
+// taken after it, which do is to record as not run, and Run returns it.
+// The calls it cancels may fail after it, with errors that only echo the
 // cancellation.
-func Run(ctx context.Context, n, workers int, do func(ctx context.Context, i int) error, skip func(i int)) error {
+func Run(ctx context.Context, n, workers int, do func(ctx context.Context, i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var (
-		next  atomic.Int64
-		mu    sync.Mutex
-		first error
-	)
-	work := func() {
-		for {
-			i := int(next.Add(1) - 1)
-			if i >= n {
-				return
-			}
-			if ctx.Err() != nil {
-				skip(i)
-				continue
-			}
-			if err := do(ctx, i); err != nil {
-				mu.Lock()
-				if first == nil {
-					first = err
-				}
-				mu.Unlock()
-				cancel() // an error stops the calls still running
-			}
-		}
-	}
+	r := &run{ctx: ctx, cancel: cancel, n: n, do: do} // one allocation for what the workers share
 	if workers <= 0 {
 		workers = n
 	}
+	work := r.work // one func value for every worker
 	var wg sync.WaitGroup
 	for range min(workers, n) - 1 {
 		wg.Go(work)
 	}
 	work()
 	wg.Wait()
-	return first
+	return r.first
+}
+
+// A run is what the workers of one Run share.
+type run struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	n      int
+	do     func(ctx context.Context, i int) error
+	next   atomic.Int64
+	mu     sync.Mutex
+	first  error
+}
+
+// work calls do for the next index not taken until none is left.
+func (r *run) work() {
+	for {
+		i := int(r.next.Add(1) - 1)
+		if i >= r.n {
+			return
+		}
+		if err := r.do(r.ctx, i); err != nil {
+			r.mu.Lock()
+			if r.first == nil {
+				r.first = err
+			}
+			r.mu.Unlock()
+			r.cancel() // an error stops the calls still running
+		}
+	}
 }

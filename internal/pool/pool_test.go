@@ -29,7 +29,7 @@ func TestRunBoundsWorkers(t *testing.T) {
 		ran[i].Add(1)
 		running.Add(-1)
 		return nil
-	}, func(i int) { t.Errorf("index %d skipped", i) })
+	})
 	require.NoError(t, err)
 	for i := range ran {
 		assert.EqualValues(t, 1, ran[i].Load(), "index %d", i)
@@ -55,25 +55,29 @@ func TestRunAllAtOnce(t *testing.T) {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-	}, func(int) {})
+	})
 	require.NoError(t, err)
 }
 
-// TestRunFirstErrorSkipsTheRest: with one worker (the caller), an error
-// cancels the context and every later index is skipped.
-func TestRunFirstErrorSkipsTheRest(t *testing.T) {
+// TestRunFirstErrorCancelsTheRest: with one worker (the caller), an error
+// cancels the context every later call gets.
+func TestRunFirstErrorCancelsTheRest(t *testing.T) {
 	boom := errors.New("boom")
-	var done, skipped []int
-	err := Run(context.Background(), 4, 1, func(_ context.Context, i int) error {
-		done = append(done, i)
+	var live, cancelled []int
+	err := Run(context.Background(), 4, 1, func(ctx context.Context, i int) error {
+		if ctx.Err() != nil {
+			cancelled = append(cancelled, i)
+			return ctx.Err() // not the first error: Run still returns boom
+		}
+		live = append(live, i)
 		if i == 1 {
 			return boom
 		}
 		return nil
-	}, func(i int) { skipped = append(skipped, i) })
+	})
 	require.ErrorIs(t, err, boom)
-	assert.Equal(t, []int{0, 1}, done)
-	assert.Equal(t, []int{2, 3}, skipped)
+	assert.Equal(t, []int{0, 1}, live)
+	assert.Equal(t, []int{2, 3}, cancelled)
 }
 
 // TestRunCancelsRunningCalls: an error cancels the context the calls
@@ -89,6 +93,6 @@ func TestRunCancelsRunningCalls(t *testing.T) {
 		}
 		<-waiting
 		return boom
-	}, func(int) {})
+	})
 	require.ErrorIs(t, err, boom)
 }
