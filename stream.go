@@ -62,10 +62,9 @@ func (p *Prompt) Stream(ctx context.Context) iter.Seq2[Event, error] {
 			return true
 		}
 		cl.onExecuted = func(e ToolExecution) bool { return emit(Event{Kind: EventToolResult, Execution: e}) }
+		text := func(text string) bool { return emit(Event{Kind: EventText, Text: text}) }
 		resp, err := cl.run(ctx, func(ctx context.Context, req *chat.Request) (*chat.Response, error) {
-			mr, err := modelcall.Stream(ctx, p.c.model, req, func(text string) bool {
-				return emit(Event{Kind: EventText, Text: text})
-			})
+			mr, err := modelcall.Stream(ctx, p.c.model, req, text)
 			if err != nil || mr == nil {
 				return mr, err
 			}
