@@ -25,6 +25,10 @@ import (
 // add fields but never change the ones the provider writes. A value that
 // cannot be marshalled is an error naming its key.
 func AddExtra(body []byte, extra map[string]any, reserved []string) ([]byte, error) {
+	if len(extra) == 0 {
+		// The common path pays nothing.
+		return body, nil
+	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
 		return nil, err
@@ -39,10 +43,17 @@ func AddExtra(body []byte, extra map[string]any, reserved []string) ([]byte, err
 		}
 		fields[k] = raw
 	}
+	return Encode(fields)
+}
+
+// Encode returns the JSON of v followed by a newline, as json.Encoder
+// writes it, without escaping "<", ">" and "&": what a model or a user
+// wrote is sent as it is.
+func Encode(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(fields); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -34,6 +34,21 @@ func TestAddExtra(t *testing.T) {
 	assert.Error(t, err, "a body that is not an object")
 }
 
+func TestAddExtraNone(t *testing.T) {
+	body := []byte(`{"model":"m"}` + "\n")
+	got, err := AddExtra(body, nil, nil)
+	require.NoError(t, err)
+	assert.Same(t, &body[0], &got[0], "no Extra: the body as it is, not copied")
+}
+
+func TestEncode(t *testing.T) {
+	got, err := Encode(map[string]string{"text": "<b>a & b</b>"})
+	require.NoError(t, err)
+	assert.Equal(t, `{"text":"<b>a & b</b>"}`+"\n", string(got))
+	_, err = Encode(map[string]any{"f": func() {}})
+	assert.ErrorContains(t, err, "unsupported type")
+}
+
 func TestArguments(t *testing.T) {
 	for in, want := range map[string]string{
 		``:                    `{}`,

@@ -241,13 +241,8 @@ func (a *assembler) providerData(calls []chat.ToolCall) (json.RawMessage, error)
 
 // marshal encodes v without escaping <, > and &, as the server wrote them.
 func marshal(v any) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	b, err := wire.Encode(v)
+	return bytes.TrimSuffix(b, []byte("\n")), err
 }
 
 // finishReason maps a stop_reason. A reply with calls finishes with

@@ -184,17 +184,12 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		wr.ToolChoice = tc
 	}
 
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&wr); err != nil {
+	body, err := wire.Encode(&wr)
+	if err != nil {
 		return invalid("encoding request: %v", err)
 	}
-	body := buf.Bytes()
-	if len(o.Extra) > 0 {
-		if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {
-			return invalid("Options.Extra: %v", err)
-		}
+	if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {
+		return invalid("Options.Extra: %v", err)
 	}
 	return body, model, nil
 }

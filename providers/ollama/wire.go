@@ -156,14 +156,12 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		wr.Options = nil
 	}
 
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(wr); err != nil {
+	body, err := wire.Encode(wr)
+	if err != nil {
 		// Only a value in Options or Extra that JSON cannot hold gets here.
 		return invalid("encoding request: %v", err)
 	}
-	return buf.Bytes(), model, nil
+	return body, model, nil
 }
 
 // modelOptions merges Config.Options, then Options.Extra, then the typed

@@ -166,10 +166,8 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		wr.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
 
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&wr); err != nil {
+	body, err := wire.Encode(&wr)
+	if err != nil {
 		for _, d := range req.Tools {
 			if len(bytes.TrimSpace(d.InputSchema)) > 0 && !json.Valid(d.InputSchema) {
 				return invalid("tool %q: input schema is not valid JSON", d.Name)
@@ -184,12 +182,8 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		}
 		return invalid("encoding request: %v", err)
 	}
-	body := buf.Bytes()
-	if len(o.Extra) > 0 {
-		var err error
-		if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {
-			return invalid("Options.Extra: %v", err)
-		}
+	if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {
+		return invalid("Options.Extra: %v", err)
 	}
 	return body, model, nil
 }

@@ -154,18 +154,12 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		wr.ParallelToolCalls = o.ParallelToolCalls
 	}
 
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&wr); err != nil {
+	body, err := wire.Encode(&wr)
+	if err != nil {
 		return invalid("encoding request: %v", err)
 	}
-	body := buf.Bytes()
-	if len(o.Extra) > 0 {
-		var err error
-		if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {
-			return invalid("Options.Extra: %v", err)
-		}
+	if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {
+		return invalid("Options.Extra: %v", err)
 	}
 	return body, model, nil
 }
@@ -274,9 +268,7 @@ func writeProviderData(items []reasoningItem) json.RawMessage {
 	if len(items) == 0 {
 		return nil
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // the items stay byte for byte as received
-	_ = enc.Encode(map[string]providerData{providerDataKey: {Reasoning: items}})
-	return bytes.TrimSpace(buf.Bytes())
+	// Not escaping HTML, the items stay byte for byte as received.
+	b, _ := wire.Encode(map[string]providerData{providerDataKey: {Reasoning: items}})
+	return bytes.TrimSpace(b)
 }
