@@ -120,12 +120,6 @@ func inBandError(r *httpline.Reply, raw []byte) error {
 	return pe
 }
 
-// badRequest is the error of a request that cannot be built: nothing is
-// sent.
-func (m *Model) badRequest(model, msg string) error {
-	return &chat.ProviderError{Provider: providerName, Model: model, Err: chat.ErrBadRequest, Message: m.endpoint.Redact(msg)}
-}
-
 // noToolPhrases are what servers say when a model cannot take tools
 // (Ollama: "... does not support tools").
 var noToolPhrases = wire.Phrases{

@@ -100,18 +100,12 @@ const providerDataKey = "anthropic_content"
 
 // encode builds the request body and returns it with the model name used.
 func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
-	if req == nil {
-		return nil, m.model, m.badRequest(m.model, "nil request")
-	}
-	model := m.model
-	if req.Model != "" {
-		model = req.Model
-	}
-	if model == "" {
-		return nil, "", m.badRequest("", "no model: set Config.Model or Request.Model")
+	model, err := m.endpoint.ModelOf(req, m.model)
+	if err != nil {
+		return nil, model, err
 	}
 	invalid := func(format string, args ...any) ([]byte, string, error) {
-		return nil, model, m.badRequest(model, fmt.Sprintf(format, args...))
+		return nil, model, m.endpoint.BadRequest(model, fmt.Sprintf(format, args...))
 	}
 
 	o := &req.Options
