@@ -264,7 +264,8 @@ func TestNoGoroutineOutlivesACall(t *testing.T) {
 		base := runtime.NumGoroutine()
 		check := func(what string, i int) {
 			if procs == 1 {
-				if n := runtime.NumGoroutine(); n != base {
+				// Fewer is no leak: a goroutine of an earlier test ended.
+				if n := runtime.NumGoroutine(); n > base {
 					runtime.GOMAXPROCS(prev)
 					t.Fatalf("GOMAXPROCS 1, %s %d: %d goroutines after it returned, %d before", what, i, n, base)
 				}
