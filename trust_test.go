@@ -264,11 +264,14 @@ func TestNoGoroutineOutlivesACall(t *testing.T) {
 		base := runtime.NumGoroutine()
 		check := func(what string, i int) {
 			if procs == 1 {
-				// Fewer is no leak: a goroutine of an earlier test ended.
-				if n := runtime.NumGoroutine(); n > base {
+				// Fewer is no leak: a goroutine of an earlier test ended, and
+				// the count from then on is the base.
+				n := runtime.NumGoroutine()
+				if n > base {
 					runtime.GOMAXPROCS(prev)
 					t.Fatalf("GOMAXPROCS 1, %s %d: %d goroutines after it returned, %d before", what, i, n, base)
 				}
+				base = n
 				return
 			}
 			buf := make([]byte, 1<<20)
