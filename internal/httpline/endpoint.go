@@ -54,6 +54,11 @@ type Endpoint struct {
 	// message, and an empty message becomes the status text. Nil leaves
 	// the message empty.
 	ParseError func(pe *chat.ProviderError, resp *http.Response, body []byte)
+	// KeyEnv is the environment variable that holds the API key, e.g.
+	// "OPENAI_API_KEY". When Secret is empty, the message of a 401 ends
+	// by saying that no key is set, here or in Config.APIKey. Empty for a
+	// server that takes no key.
+	KeyEnv string
 	// Unreachable is the message of a connection refused, e.g.
 	// "cannot connect to http://localhost:11434; is it running?".
 	Unreachable string
@@ -185,6 +190,9 @@ func (e *Endpoint) statusError(resp *http.Response, model string) error {
 	}
 	if e.ParseError != nil {
 		e.ParseError(pe, resp, body)
+	}
+	if resp.StatusCode == http.StatusUnauthorized && e.Secret == "" && e.KeyEnv != "" {
+		pe.Message = strings.TrimPrefix(pe.Message+"; no API key is set (Config.APIKey or "+e.KeyEnv+")", "; ")
 	}
 	pe.Message = e.Redact(pe.Message)
 	if pe.Message == "" {

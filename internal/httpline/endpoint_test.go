@@ -141,6 +141,35 @@ func TestStatusError(t *testing.T) {
 	}
 }
 
+// TestNoKey: a 401 to an Endpoint without a key says so, and names the
+// variable the key is read from; with a key, or with no KeyEnv, the
+// message is the server's.
+func TestNoKey(t *testing.T) {
+	for _, tc := range []struct {
+		name, secret, keyEnv, body, want string
+	}{
+		{name: "message", keyEnv: "X_API_KEY", body: "You didn't provide an API key.", want: "You didn't provide an API key.; no API key is set (Config.APIKey or X_API_KEY)"},
+		{name: "no message", keyEnv: "X_API_KEY", want: "no API key is set (Config.APIKey or X_API_KEY)"},
+		{name: "a key", secret: secret, keyEnv: "X_API_KEY", body: "bad key", want: "bad key"},
+		{name: "no KeyEnv", body: "bad key", want: "bad key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, _ := server(t, func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusUnauthorized)
+				_, _ = io.WriteString(w, tc.body)
+			})
+			e := endpoint(srv)
+			e.Secret, e.KeyEnv = tc.secret, tc.keyEnv
+			e.ParseError = func(pe *chat.ProviderError, _ *http.Response, body []byte) { pe.Message = string(body) }
+			_, err := e.Call(context.Background(), "m", "application/json", nil, noRead(t))
+			var pe *chat.ProviderError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, tc.want, pe.Message)
+			assert.ErrorIs(t, err, chat.ErrUnauthorized)
+		})
+	}
+}
+
 // TestPostRetries: a retried failure is sent again; the reply counts the
 // requests.
 func TestPostRetries(t *testing.T) {

@@ -106,7 +106,6 @@ type Model struct {
 	endpoint  httpline.Endpoint
 	base      string
 	model     string
-	keySet    bool
 	version   string
 	legacy    bool // version 2023-06-01: temperature and top_p allowed
 	maxTokens int
@@ -141,7 +140,6 @@ func New(cfg Config) *Model {
 	m := &Model{
 		base:      base,
 		model:     cfg.Model,
-		keySet:    key != "",
 		version:   version,
 		legacy:    version == Version20230601,
 		maxTokens: maxTokens,
@@ -153,6 +151,7 @@ func New(cfg Config) *Model {
 		URL:         base + "/v1/messages",
 		Header:      header,
 		Secret:      key,
+		KeyEnv:      "ANTHROPIC_API_KEY",
 		Client:      cfg.HTTPClient,
 		Retry:       retry.Policy{MaxRetries: cfg.MaxRetries},
 		Limit:       httpline.ResponseLimit(cfg.MaxResponseBytes),

@@ -92,8 +92,6 @@ func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []b
 		// is wrong. The page is not quoted.
 		pe.Err = chat.ErrBadRequest
 		pe.Message = "no /v1/messages at " + m.base
-	case resp.StatusCode == http.StatusUnauthorized && !m.keySet:
-		pe.Message = strings.TrimPrefix(ae.Message+"; no API key is set (Config.APIKey or ANTHROPIC_API_KEY)", "; ")
 	}
 }
 

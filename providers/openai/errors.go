@@ -38,8 +38,6 @@ func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []b
 		// message that is not about a model, is a wrong URL.
 		pe.Err = chat.ErrBadRequest
 		pe.Message = "no /chat/completions at " + m.base + m.v1Hint()
-	case resp.StatusCode == http.StatusUnauthorized && m.key == "":
-		pe.Message = strings.TrimPrefix(msg+"; no API key is set (Config.APIKey or OPENAI_API_KEY)", "; ")
 	}
 }
 

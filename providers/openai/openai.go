@@ -77,7 +77,6 @@ type Model struct {
 	ep    httpline.Endpoint // URL is base + "/chat/completions"
 	base  string
 	model string
-	key   string // redacted from every error by ep
 	// completionTokens sends Options.MaxTokens as max_completion_tokens,
 	// which OpenAI requires of its reasoning models; compatible servers
 	// know max_tokens.
@@ -98,7 +97,6 @@ func New(cfg Config) *Model {
 	m := &Model{
 		base:             base,
 		model:            cfg.Model,
-		key:              key,
 		completionTokens: isOpenAI(base),
 	}
 	header := http.Header{}
@@ -113,6 +111,7 @@ func New(cfg Config) *Model {
 		URL:         base + "/chat/completions",
 		Header:      header,
 		Secret:      key,
+		KeyEnv:      "OPENAI_API_KEY",
 		Client:      cfg.HTTPClient,
 		Retry:       retry.Policy{MaxRetries: cfg.MaxRetries},
 		Limit:       httpline.ResponseLimit(cfg.MaxResponseBytes),

@@ -32,8 +32,6 @@ func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []b
 		// web server's page, {"detail":"Not Found"}) is a wrong URL.
 		pe.Err = chat.ErrBadRequest
 		pe.Message = "no /responses at " + m.base + m.v1Hint()
-	case resp.StatusCode == http.StatusUnauthorized && m.key == "":
-		pe.Message = strings.TrimPrefix(msg+"; no API key is set (Config.APIKey or OPENAI_API_KEY)", "; ")
 	}
 }
 

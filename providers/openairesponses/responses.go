@@ -76,7 +76,6 @@ type Model struct {
 	ep    httpline.Endpoint
 	base  string
 	model string
-	key   string
 }
 
 var (
@@ -90,7 +89,7 @@ var (
 func New(cfg Config) *Model {
 	base := strings.TrimRight(httpline.Setting(cfg.BaseURL, "OPENAI_BASE_URL", DefaultBaseURL), "/")
 	key := httpline.Setting(cfg.APIKey, "OPENAI_API_KEY", "")
-	m := &Model{base: base, model: cfg.Model, key: key}
+	m := &Model{base: base, model: cfg.Model}
 	header := http.Header{}
 	if key != "" {
 		header.Set("Authorization", "Bearer "+key)
@@ -100,6 +99,7 @@ func New(cfg Config) *Model {
 		URL:         base + "/responses",
 		Header:      header,
 		Secret:      key,
+		KeyEnv:      "OPENAI_API_KEY",
 		Client:      cfg.HTTPClient,
 		Retry:       retry.Policy{MaxRetries: cfg.MaxRetries},
 		Limit:       httpline.ResponseLimit(cfg.MaxResponseBytes),
