@@ -1,12 +1,13 @@
 // Package wire holds what the providers do alike with the JSON they send
-// and receive, written once: the request fields Options.Extra adds
-// ([AddExtra]), the arguments of a tool call ([RawArguments] as they
-// arrive, [Arguments] as they are sent), the
-// ids a reply's tool calls are given ([CallIDs]), the description of a
-// payload that did not decode ([DecodeProblem]) and the phrases a server's
-// error message is matched against ([Phrases]). What differs between the
-// APIs (which request fields are reserved, the name of a format, the
-// prefix of a made-up id, the phrases) is a parameter.
+// and receive, written once: request bodies without HTML escaping
+// ([Encode]) and the fields Options.Extra adds to them ([AddExtra]); a
+// tool call's arguments as they arrive ([RawArguments]) and as they are
+// sent ([Arguments]); the ids of a reply's tool calls, made unique in
+// linear time ([CallIDs]); and what an error says about a payload that
+// did not decode ([DecodeProblem], [Kind]) or about a server's message
+// ([Phrases]). What differs between the APIs (the reserved request
+// fields, the API's name, the prefix of a made-up id, the phrases) is a
+// parameter, so that each provider keeps its own.
 package wire
 
 import (
@@ -59,15 +60,12 @@ func Encode(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// EmptyArguments is what a tool call with empty or null arguments sends
-// and returns.
-const EmptyArguments = "{}"
-
-// Arguments returns a tool call's arguments as they are, or
-// [EmptyArguments] when they are empty or null.
+// Arguments returns a tool call's arguments as they are, or "{}" when
+// they are empty or null: servers reject a replayed call whose arguments
+// are missing or "", and a tool expects an object.
 func Arguments(args json.RawMessage) json.RawMessage {
 	if t := bytes.TrimSpace(args); len(t) == 0 || string(t) == "null" {
-		return json.RawMessage(EmptyArguments)
+		return json.RawMessage("{}")
 	}
 	return args
 }
