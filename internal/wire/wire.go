@@ -154,35 +154,60 @@ func (p Phrases) In(msg string) bool {
 //
 // It takes time in proportion to the number of calls: a server may send
 // thousands of calls with one id, and trying the suffixes from 1 for each
-// would be quadratic.
+// would be quadratic. A reply of a few calls with ids of their own, the
+// usual one, allocates nothing.
 type CallIDs struct {
 	// Prefix starts the id of a call that has none: "call_", "toolu_".
 	Prefix string
 
 	n    int             // calls so far
-	used map[string]bool // the ids given
+	few  [8]string       // the first ids given, looked up without a map
+	used map[string]bool // every id given, once there are more than len(few)
 	last map[string]int  // the last suffix tried for an id
 }
 
 // Next returns the id of the next call, which the server gave id ("" for
 // none).
 func (c *CallIDs) Next(id string) string {
-	if c.used == nil {
-		c.used = make(map[string]bool)
-		c.last = make(map[string]int)
-	}
 	base := id
 	if base == "" {
 		base = c.Prefix + strconv.Itoa(c.n)
 	}
-	c.n++
 	// Every suffix up to last[base] names an id already given, and ids are
 	// never taken back, so the search goes on from there.
 	id = base
-	for c.used[id] {
+	for c.given(id) {
+		if c.last == nil {
+			c.last = make(map[string]int)
+		}
 		c.last[base]++
 		id = base + "_" + strconv.Itoa(c.last[base])
 	}
-	c.used[id] = true
+	c.add(id)
 	return id
+}
+
+// given reports whether id was given to an earlier call.
+func (c *CallIDs) given(id string) bool {
+	if c.used != nil {
+		return c.used[id]
+	}
+	return slices.Contains(c.few[:c.n], id)
+}
+
+// add records id as given to the next call.
+func (c *CallIDs) add(id string) {
+	switch {
+	case c.n < len(c.few):
+		c.few[c.n] = id
+	case c.used == nil:
+		c.used = make(map[string]bool, 2*len(c.few))
+		for _, s := range c.few {
+			c.used[s] = true
+		}
+		fallthrough
+	default:
+		c.used[id] = true
+	}
+	c.n++
 }

@@ -95,6 +95,29 @@ func TestCallIDs(t *testing.T) {
 	assert.Equal(t, []string{"a", "call_1", "a_1", "a_1_1", "a_2", "call_1_1", "call_6"}, got)
 }
 
+// TestCallIDsPastFew: ids stay unique past the ones kept without a map.
+func TestCallIDsPastFew(t *testing.T) {
+	ids := CallIDs{Prefix: "call_"}
+	var got []string
+	for i := range 20 {
+		got = append(got, ids.Next([]string{"a", "b", ""}[i%3]))
+	}
+	assert.Equal(t, []string{"a", "b", "call_2", "a_1", "b_1", "call_5", "a_2", "b_2", "call_8", "a_3",
+		"b_3", "call_11", "a_4", "b_4", "call_14", "a_5", "b_5", "call_17", "a_6", "b_6"}, got)
+}
+
+// TestCallIDsFewAllocateNothing: a usual reply, a few calls with ids of
+// their own, costs no allocation.
+func TestCallIDsFewAllocateNothing(t *testing.T) {
+	allocs := testing.AllocsPerRun(100, func() {
+		ids := CallIDs{Prefix: "call_"}
+		for _, id := range []string{"call_a", "call_b", "call_c"} {
+			_ = ids.Next(id)
+		}
+	})
+	assert.Zero(t, allocs)
+}
+
 // TestCallIDsLinear: thousands of calls with one id are named in time in
 // proportion to their number (trying every suffix from 1 for each call
 // took minutes for 5,000).
