@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // A Reply is one scripted answer of a [Model].
@@ -387,37 +388,11 @@ func wireJSON(req *chat.Request) ([]byte, error) {
 			body.ParallelToolCalls = *p
 		}
 	}
-	out, err := encode(&body)
-	if err != nil || len(o.Extra) == 0 {
-		return out, err
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(out, &fields); err != nil {
+	out, err := wire.Encode(&body)
+	if err != nil {
 		return nil, err
 	}
-	for k, v := range o.Extra {
-		if _, set := fields[k]; set || slices.Contains(wireReserved, k) {
-			continue
-		}
-		raw, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("options extra key %q: %v", k, err)
-		}
-		fields[k] = raw
-	}
-	return encode(fields)
-}
-
-// encode writes v as the provider does: without HTML escaping, ending in
-// a newline.
-func encode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return wire.AddExtra(out, o.Extra, wireReserved)
 }
 
 // CheckHistory reports why msgs could not be sent to a model again, or nil:

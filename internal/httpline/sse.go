@@ -8,8 +8,8 @@ type SSEField int
 const (
 	SSEOther SSEField = iota // a comment, id:, retry: or an unknown field
 	SSEBlank                 // the end of an event
-	SSEData
-	SSEEvent
+	SSEData                  // "data: ...", an event's payload
+	SSEEvent                 // "event: ...", an event's type
 	SSEError // "error: ...", as llama.cpp's server reports a failure
 )
 
