@@ -10,7 +10,7 @@ const (
 	SSEBlank                 // the end of an event
 	SSEData                  // "data: ...", an event's payload
 	SSEEvent                 // "event: ...", an event's type
-	SSEError // "error: ...", as llama.cpp's server reports a failure
+	SSEError                 // "error: ...", as llama.cpp's server reports a failure
 )
 
 // SSELine splits a line of a server-sent event stream, as [LineReader]
