@@ -113,8 +113,8 @@
 // unknown keyword in a jsonschema tag, a keyword that does not apply to the
 // field's type, a tag piece without "=" (an unescaped comma) and a
 // parameter's tag key that looks meant for this package but is not read
-// (json_schema, jsonschem, JSON) are definition errors; other packages'
-// keys (bson, yaml, validate...) are left alone.
+// (josn, json_schema, jsonschem, JSON) are definition errors; other
+// packages' keys (bson, yaml, validate...) are left alone.
 //
 // Results become text by [ConvertResult]: strings and json.RawMessage as
 // they are, a tool with no result value sends "Success", anything else is
@@ -139,4 +139,16 @@
 // calls or arguments, so its tool calls are not run: the call ends with
 // [ErrReplyCut] and a Response whose Intermediate ends with the cut reply
 // and whose History, without it, can be resent.
+//
+// # State, approval and pauses
+//
+// Tools write session state with [SetState]; later rounds read it from
+// their ToolContext, under the caller's values, which it never overrides.
+// A call that waits for a person ([WithNeedsApproval], [WithApprover]) or
+// for something slow ([Pause]) ends the Call with a *[Paused]: plain JSON,
+// resumed with [Prompt.Resume] in any process. Stored outside the process
+// it is untrusted input: seal it ([WithSealKeys]) and a resume refuses any
+// edit; every resume checks that the waiting calls are the model's and
+// runs each approved call at most once ([WithResumeClaim] across
+// processes). SECURITY.md lists every trust boundary and its guarantees.
 package toolcall
