@@ -354,25 +354,22 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		// Clipped: the round resumed appends to a copy, for pz is the
 		// caller's.
 		cl.hist = pz.History[: len(pz.History)-1 : len(pz.History)-1]
-		state = pz.State
-	}
-	if len(state) > 0 {
-		cl.resp.State = maps.Clone(state)
-		ctx = cl.withState(ctx)
-	}
-	if pz := p.paused; pz != nil {
 		cl.req = chat.Request{Model: cmp.Or(p.model, pz.Model), Messages: cl.hist, ToolChoice: p.choice, Options: p.options}
 		if reflect.ValueOf(p.options).IsZero() {
 			cl.req.Options = pz.Options
 		}
-		return ctx, cl, nil
+		state = pz.State
+	} else {
+		// A tool round makes room for itself (see execute).
+		cl.hist = history.Start(p.system, p.messages)
+		if len(cl.hist) == 0 {
+			return ctx, nil, errors.New("toolcall: prompt has no messages")
+		}
+		cl.req = chat.Request{Model: p.model, Messages: slices.Clip(cl.hist), ToolChoice: p.choice, Options: p.options}
 	}
-	// A tool round makes room for itself (see execute).
-	msgs := history.Start(p.system, p.messages)
-	cl.hist = msgs
-	cl.req = chat.Request{Model: p.model, Messages: slices.Clip(msgs), ToolChoice: p.choice, Options: p.options}
-	if len(msgs) == 0 {
-		return ctx, nil, errors.New("toolcall: prompt has no messages")
+	if len(state) > 0 {
+		cl.resp.State = maps.Clone(state)
+		ctx = cl.withState(ctx)
 	}
 	return ctx, cl, nil
 }
