@@ -210,25 +210,6 @@ func checkNoKey(t *testing.T, err error) {
 	}
 }
 
-// checkGolden compares a request body with testdata/golden/NAME.json, or
-// rewrites the file with -update.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".json")
-	if *update {
-		var v any
-		require.NoError(t, json.Unmarshal(got, &v))
-		out, err := json.MarshalIndent(v, "", "  ")
-		require.NoError(t, err)
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, append(out, '\n'), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test -update in the package")
-	assert.JSONEq(t, string(want), string(got), "request body differs from %s", path)
-}
-
 // slug turns a case name into a file name part: "Tool choice any" -> "tool_choice_any".
 func slug(s string) string {
 	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -119,7 +120,7 @@ func TestRequests(t *testing.T) {
 			resp, err := m.Chat(context.Background(), &tc.req)
 			require.NoError(t, err)
 			assert.Equal(t, "ok", resp.Message.Content)
-			checkGolden(t, "request_"+slug(tc.name), c.get(t, 0).body)
+			providertest.CheckGolden(t, "request_"+slug(tc.name), c.get(t, 0).body, *update)
 		})
 	}
 }
