@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/toolcalls"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/activity"
@@ -210,7 +211,7 @@ func (w *Worker) model(ctx context.Context, in modelRequest) (*modelReply, error
 		}
 		return nil, err
 	}
-	out := &modelReply{Response: withUniqueCallIDs(mr)}
+	out := &modelReply{Response: toolcalls.WithUniqueIDs(mr)}
 	for _, call := range out.Response.Message.ToolCalls {
 		var p callPolicy
 		if t := find(tools, call.Name); t != nil {
@@ -277,36 +278,4 @@ func (w *Worker) tool(ctx context.Context, in toolRequest) (*toolOutcome, error)
 		e.IsError, e.State, e.ReturnDirect = true, nil, false
 	}
 	return out, nil
-}
-
-// withUniqueCallIDs gives a call without an id "call_<index>" and a
-// repeated id a "_<n>" suffix, as Prompt.Call does, so that every tool
-// message answers one call.
-func withUniqueCallIDs(mr *chat.Response) *chat.Response {
-	calls := mr.Message.ToolCalls
-	seen := make(map[string]bool, len(calls))
-	var out []chat.ToolCall
-	for i, c := range calls {
-		id := c.ID
-		if id == "" {
-			id = fmt.Sprintf("call_%d", i)
-		}
-		base := id
-		for n := 1; seen[id]; n++ {
-			id = fmt.Sprintf("%s_%d", base, n)
-		}
-		seen[id] = true
-		if id != c.ID && out == nil {
-			out = append([]chat.ToolCall(nil), calls...)
-		}
-		if out != nil {
-			out[i].ID = id
-		}
-	}
-	if out == nil {
-		return mr
-	}
-	r := *mr
-	r.Message.ToolCalls = out
-	return &r
 }
