@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/hook"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -69,7 +70,7 @@ func (w *Worker) manager(d *toolcall.Decision) *toolcall.Manager {
 	opts = append(opts, toolcall.WithHooks(toolcall.Hooks{
 		BeforeTool: func(ctx context.Context, call chat.ToolCall) context.Context {
 			if h.BeforeTool != nil {
-				ctx = hooked(ctx, h.BeforeTool(ctx, call))
+				ctx = hook.Context(ctx, h.BeforeTool(ctx, call))
 			}
 			annotate(ctx)
 			return ctx
@@ -81,13 +82,6 @@ func (w *Worker) manager(d *toolcall.Decision) *toolcall.Manager {
 		opts = append(opts, toolcall.WithApprover(func(context.Context, chat.ToolCall, toolcall.Metadata) toolcall.Decision { return *d }))
 	}
 	return toolcall.NewManager(opts...)
-}
-
-func hooked(ctx, from context.Context) context.Context {
-	if from == nil {
-		return ctx
-	}
-	return from
 }
 
 // annotate puts the workflow's id and run id on the span ctx carries, by
@@ -188,7 +182,7 @@ func (w *Worker) model(ctx context.Context, in modelRequest) (*modelReply, error
 	req.Tools = defs
 	mctx := ctx
 	if h := w.Hooks.BeforeModel; h != nil {
-		mctx = hooked(ctx, h(ctx, &req))
+		mctx = hook.Context(ctx, h(ctx, &req))
 	}
 	annotate(mctx)
 	start := time.Now()

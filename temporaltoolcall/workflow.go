@@ -11,6 +11,8 @@ import (
 
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/modelcall"
+	"github.com/toolcall-go/toolcall/internal/toolcalls"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 )
@@ -317,7 +319,7 @@ func (c *conversation) run() (*toolcall.Response, error) {
 		}
 		req := modelRequest{Tools: in.Tools, Round: round, Request: chat.Request{
 			Model: in.Model, Messages: hist, ToolChoice: in.ToolChoice, Options: in.Options}}
-		if round > 1 && forced(req.Request.ToolChoice) {
+		if round > 1 && modelcall.Forced(req.Request.ToolChoice) {
 			req.Request.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceAuto}
 		}
 		if in.AnswerAtLimit && maxIter > 0 && round > maxIter {
@@ -343,13 +345,8 @@ func (c *conversation) run() (*toolcall.Response, error) {
 			}
 			return resp, c.fits("the response", resp)
 		}
-		if reply.FinishReason == chat.FinishLength || reply.FinishReason == chat.FinishFiltered {
-			n := len(reply.Message.ToolCalls)
-			calls := "call was"
-			if n > 1 {
-				calls = "calls were"
-			}
-			return nil, c.fail(typeReplyCut, nil, "%v: finish reason %q; its %d tool %s not run", toolcall.ErrReplyCut, reply.FinishReason, n, calls)
+		if why := toolcalls.Cut(reply); why != "" {
+			return nil, c.fail(typeReplyCut, nil, "%v: %s", toolcall.ErrReplyCut, why)
 		}
 		if maxIter > 0 && round > maxIter {
 			rounds := "rounds"
@@ -402,8 +399,6 @@ func (c *conversation) continueAsNew(hist []chat.Message) error {
 	}
 	return workflow.NewContinueAsNewError(c.ctx, WorkflowName, next)
 }
-
-func forced(c chat.ToolChoice) bool { return c.Name != "" || c.Mode == chat.ToolChoiceRequired }
 
 func (c *conversation) modelContext() workflow.Context {
 	in := &c.in
