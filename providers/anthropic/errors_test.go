@@ -89,7 +89,7 @@ func TestErrorTypes(t *testing.T) {
 				} else {
 					assert.Equal(t, "req_body", pe.RequestID)
 				}
-				assert.Equal(t, 1, c.count())
+				assert.Equal(t, 1, c.Count())
 			})
 		}
 	}
@@ -121,7 +121,7 @@ func TestOverloadedRetried(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ok", resp.Message.Content)
 	assert.Equal(t, 2, resp.Attempts)
-	assert.Equal(t, 2, c.count())
+	assert.Equal(t, 2, c.Count())
 	assert.Equal(t, []time.Duration{2 * time.Second}, waits)
 }
 
@@ -167,7 +167,7 @@ func TestKeyNeverInErrors(t *testing.T) {
 		_, err := newModel(srv, anthropic.Config{}).Chat(context.Background(), hiRequest)
 		pe := checkProviderError(t, err, chat.ErrUnauthorized, 401, "tiny-toolcaller")
 		assert.Equal(t, "invalid x-api-key: [redacted]", pe.Message)
-		assert.Equal(t, testKey, c.get(t, 0).header.Get("X-Api-Key"), "the key is sent")
+		assert.Equal(t, testKey, c.Get(t, 0).Header.Get("X-Api-Key"), "the key is sent")
 	})
 	t.Run("transport", func(t *testing.T) {
 		t.Parallel()
@@ -188,7 +188,7 @@ func TestNoKey(t *testing.T) {
 	_, err := m.Chat(context.Background(), hiRequest)
 	pe := checkProviderError(t, err, chat.ErrUnauthorized, 401, "m")
 	assert.Equal(t, "x-api-key header is required; no API key is set (Config.APIKey or ANTHROPIC_API_KEY)", pe.Message)
-	assert.Empty(t, c.get(t, 0).header.Values("X-Api-Key"))
+	assert.Empty(t, c.Get(t, 0).Header.Values("X-Api-Key"))
 }
 
 // TestEnvironment: ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY fill the
@@ -200,7 +200,7 @@ func TestEnvironment(t *testing.T) {
 	m := anthropic.New(anthropic.Config{Model: "m", HTTPClient: srv.Client()})
 	_, err := m.Chat(context.Background(), hiRequest)
 	require.NoError(t, err)
-	h := c.get(t, 0).header
+	h := c.Get(t, 0).Header
 	assert.Equal(t, "sk-from-env", h.Get("X-Api-Key"))
 	assert.Equal(t, anthropic.DefaultVersion, h.Get("Anthropic-Version"))
 	assert.Equal(t, "application/json", h.Get("Content-Type"))

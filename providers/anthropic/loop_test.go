@@ -54,7 +54,7 @@ func TestRecordedLoop(t *testing.T) {
 				assert.Equal(t, "The weather is warm.", resp.Content())
 				require.Len(t, resp.Executions, 1)
 				assert.False(t, resp.Executions[0].IsError)
-				require.Equal(t, 2, c.count())
+				require.Equal(t, 2, c.Count())
 
 				// The call goes back as the server made it, its result in
 				// a user turn of its own.
@@ -62,7 +62,7 @@ func TestRecordedLoop(t *testing.T) {
 				var sent struct {
 					Messages []json.RawMessage `json:"messages"`
 				}
-				require.NoError(t, json.Unmarshal(c.get(t, 1).body, &sent))
+				require.NoError(t, json.Unmarshal(c.Get(t, 1).Body, &sent))
 				require.Len(t, sent.Messages, 3)
 				assert.JSONEq(t, `{"role":"assistant","content":[{"type":"tool_use","id":"`+call.ID+`","name":"get_weather","input":`+string(call.Arguments)+`}]}`, string(sent.Messages[1]))
 				assert.JSONEq(t, `{"role":"user","content":[{"type":"tool_result","tool_use_id":"`+call.ID+`","content":"18 degrees, light wind"}]}`, string(sent.Messages[2]))
@@ -113,7 +113,7 @@ func TestReplyCutShort(t *testing.T) {
 			if tc.stream {
 				assert.Equal(t, []string{"toolu_email"}, streamed)
 			}
-			assert.Equal(t, 1, got.count(), "no request after the cut reply")
+			assert.Equal(t, 1, got.Count(), "no request after the cut reply")
 		})
 	}
 }

@@ -156,11 +156,11 @@ func TestRecordedCases(t *testing.T) {
 				} else {
 					resp, err = m.Chat(context.Background(), req)
 				}
-				sent := c.get(t, 0)
-				checkRecorded(t, rec, sent.body)
-				assert.Equal(t, []string{anthropic.Version20230601}, sent.header.Values("Anthropic-Version"))
-				assert.Equal(t, []string{testKey}, sent.header.Values("X-Api-Key"))
-				assert.Empty(t, sent.header.Values("Authorization"))
+				sent := c.Get(t, 0)
+				checkRecorded(t, rec, sent.Body)
+				assert.Equal(t, []string{anthropic.Version20230601}, sent.Header.Values("Anthropic-Version"))
+				assert.Equal(t, []string{testKey}, sent.Header.Values("X-Api-Key"))
+				assert.Empty(t, sent.Header.Values("Authorization"))
 				if w.err != nil {
 					assert.Nil(t, resp)
 					checkProviderError(t, err, w.err, 404, "nope")

@@ -120,7 +120,7 @@ func TestRequests(t *testing.T) {
 			resp, err := m.Chat(context.Background(), &tc.req)
 			require.NoError(t, err)
 			assert.Equal(t, "ok", resp.Message.Content)
-			providertest.CheckGolden(t, "request_"+slug(tc.name), c.get(t, 0).body, *update)
+			providertest.CheckGolden(t, "request_"+providertest.Slug(tc.name), c.Get(t, 0).Body, *update)
 		})
 	}
 }
@@ -191,7 +191,7 @@ func TestRequestsRefused(t *testing.T) {
 				assert.Contains(t, pe.Message, tc.want)
 				assert.Zero(t, pe.Attempts, "nothing was sent")
 			}
-			assert.Zero(t, c.count(), "nothing was sent")
+			assert.Zero(t, c.Count(), "nothing was sent")
 		})
 	}
 }

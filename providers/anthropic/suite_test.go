@@ -16,8 +16,8 @@ import (
 // suite is this provider for the tests every provider runs.
 func suite(t *testing.T) providertest.Provider {
 	replay := func(name string) http.HandlerFunc {
-		rec := loadRecording(t, name)
-		return providertest.Reply(rec.contentType, string(rec.body))
+		rec := providertest.LoadRecording(t, name)
+		return providertest.Reply(rec.ContentType, string(rec.Body))
 	}
 	return providertest.Provider{
 		New: func(root string, s providertest.Settings) chat.StreamingModel {

@@ -66,10 +66,10 @@ func TestThinkingRoundTrip(t *testing.T) {
 	resp, err := toolcall.NewClient(m).Prompt("Weather in Paris and Lyon? I am going to Nice too.").Tools(weatherFunc).Call(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, "Sunny in Paris, Lyon and Nice.", resp.Content())
-	require.Equal(t, 3, c.count())
+	require.Equal(t, 3, c.Count())
 
 	first, second := rawContent(t, "h_thinking_tools"), rawContent(t, "h_thinking_second")
-	turns := sentTurns(t, c.get(t, 2).body)
+	turns := sentTurns(t, c.Get(t, 2).Body)
 	require.Len(t, turns, 5)
 	assert.Equal(t, "assistant", turns[1].Role)
 	assert.Equal(t, string(first), string(turns[1].Content), "the first reply's blocks, byte for byte")
@@ -78,7 +78,7 @@ func TestThinkingRoundTrip(t *testing.T) {
 	assert.Equal(t, string(second), string(turns[3].Content), "the second reply's blocks, byte for byte")
 	assert.JSONEq(t, `[{"type":"tool_result","tool_use_id":"toolu_02C","content":"sunny in Nice"}]`, string(turns[4].Content))
 	// The second request sent the first turn the same way.
-	assert.Equal(t, string(first), string(sentTurns(t, c.get(t, 1).body)[1].Content))
+	assert.Equal(t, string(first), string(sentTurns(t, c.Get(t, 1).Body)[1].Content))
 
 	// The history keeps the thinking as Reasoning, and the blocks.
 	h := resp.History[1]
@@ -113,7 +113,7 @@ func TestStreamedThinkingRoundTrip(t *testing.T) {
 	history := []chat.Message{chat.UserMessage("Weather in Paris?"), resp.Message, chat.ToolMessage(resp.Message.ToolCalls[0], "sunny")}
 	_, err = m.Chat(context.Background(), &chat.Request{Messages: history, Tools: []chat.ToolDefinition{shortTool}})
 	require.NoError(t, err)
-	turns := sentTurns(t, c.get(t, 1).body)
+	turns := sentTurns(t, c.Get(t, 1).Body)
 	require.Len(t, turns, 3)
 	assert.Equal(t, `[{"type":"thinking","thinking":"The user wants the weather in Paris.","signature":"EqQBCgIYAhIMsig4stream=="},{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_04A","name":"get_weather","input":{"city":"Paris"}}]`,
 		string(turns[1].Content))
@@ -152,10 +152,10 @@ func TestEditedThinkingReply(t *testing.T) {
 			msg := resp.Message
 			msg.ToolCalls = append([]chat.ToolCall(nil), msg.ToolCalls...)
 			tc.edit(&msg)
-			n := c.count()
+			n := c.Count()
 			_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{ask, msg}})
 			require.NoError(t, err)
-			turns := sentTurns(t, c.get(t, n).body)
+			turns := sentTurns(t, c.Get(t, n).Body)
 			require.Len(t, turns, 2)
 			assert.Equal(t, "["+string(bytes.Join(toBytes(tc.want), []byte(",")))+"]", string(turns[1].Content))
 		})

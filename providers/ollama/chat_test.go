@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -142,8 +141,8 @@ func TestChat(t *testing.T) {
 
 			resp, err := m.Chat(context.Background(), tc.req)
 
-			sent := got.body(t, 0)
-			providertest.CheckGolden(t, "chat_"+slug(tc.name), sent, *update)
+			sent := got.Get(t, 0).Body
+			providertest.CheckGolden(t, "chat_"+providertest.Slug(tc.name), sent, *update)
 			if tc.captured {
 				checkCaptured(t, tc.recording, sent)
 			}
@@ -188,14 +187,6 @@ func clonePtr[T any](p *T) *T {
 		return nil
 	}
 	return ptr(*p)
-}
-
-// slug turns a case name into a file name part: "Malformed JSON" -> "malformed_json".
-func slug(s string) string {
-	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
-	})
-	return strings.Join(f, "_")
 }
 
 // TestRequestMapping pins the body sent for the request settings.
@@ -281,7 +272,7 @@ func TestRequestMapping(t *testing.T) {
 			_, err := m.Chat(context.Background(), tc.req)
 			require.NoError(t, err)
 
-			providertest.CheckGolden(t, "request_"+slug(tc.name), got.body(t, 0), *update)
+			providertest.CheckGolden(t, "request_"+providertest.Slug(tc.name), got.Get(t, 0).Body, *update)
 			assert.Equal(t, before, tc.req, "Chat must not modify the request")
 		})
 	}
@@ -297,7 +288,7 @@ func TestConfigOptionsCopied(t *testing.T) {
 	_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi there")}})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"model":"tiny-toolcaller","messages":[{"role":"user","content":"Hi there"}],"stream":false,"options":{"num_ctx":4096}}`,
-		string(got.body(t, 0)))
+		string(got.Get(t, 0).Body))
 }
 
 func TestChatErrors(t *testing.T) {
@@ -389,9 +380,7 @@ func TestChatInvalidRequest(t *testing.T) {
 		})
 	}
 	t.Cleanup(func() {
-		got.mu.Lock()
-		defer got.mu.Unlock()
-		assert.Empty(t, got.bodies, "invalid requests must not be sent")
+		assert.Zero(t, got.Count(), "invalid requests must not be sent")
 	})
 }
 
@@ -413,7 +402,5 @@ func TestConcurrentChat(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	got.mu.Lock()
-	defer got.mu.Unlock()
-	assert.Len(t, got.bodies, 16)
+	assert.Equal(t, 16, got.Count())
 }

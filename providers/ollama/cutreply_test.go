@@ -64,7 +64,7 @@ func TestReplyCutShort(t *testing.T) {
 					resp, err = m.Chat(context.Background(), req)
 				}
 				require.NoError(t, err)
-				checkCaptured(t, tc.recording, got.body(t, 0))
+				checkCaptured(t, tc.recording, got.Get(t, 0).Body)
 				assert.Equal(t, want, resp)
 			})
 
@@ -83,8 +83,8 @@ func TestReplyCutShort(t *testing.T) {
 				if tc.stream {
 					assert.Equal(t, []string{tc.callID}, streamed)
 				}
-				assert.Equal(t, 1, requestCount(got), "no request after the cut reply")
-				checkCaptured(t, tc.recording, got.body(t, 0))
+				assert.Equal(t, 1, got.Count(), "no request after the cut reply")
+				checkCaptured(t, tc.recording, got.Get(t, 0).Body)
 			})
 		})
 	}

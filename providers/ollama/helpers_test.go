@@ -3,15 +3,13 @@ package ollama_test
 import (
 	"encoding/json"
 	"flag"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,75 +29,14 @@ var weatherTool = chat.ToolDefinition{
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
 }
 
-// A recording is one captured exchange from testdata/.
-type recording struct {
-	name        string
-	status      int
-	contentType string
-	body        []byte
-}
+// chatPath is where a model built by newModel sends its requests.
+const chatPath = "/api/chat"
 
-func loadRecording(t *testing.T, name string) recording {
+// replay starts a server that answers the n-th POST to chatPath with the
+// n-th recording (the last one again once they run out).
+func replay(t *testing.T, names ...string) (*httptest.Server, *providertest.Capture) {
 	t.Helper()
-	var meta struct {
-		Status      int    `json:"status"`
-		ContentType string `json:"content_type"`
-	}
-	raw, err := os.ReadFile(filepath.Join("testdata", name+".meta.json"))
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(raw, &meta))
-	body, err := os.ReadFile(filepath.Join("testdata", name+".response.json"))
-	if os.IsNotExist(err) {
-		body, err = os.ReadFile(filepath.Join("testdata", name+".response.ndjson"))
-	}
-	require.NoError(t, err)
-	return recording{name: name, status: meta.Status, contentType: meta.ContentType, body: body}
-}
-
-// A capture records the request bodies a test server received.
-type capture struct {
-	mu     sync.Mutex
-	bodies [][]byte
-}
-
-func (c *capture) add(b []byte) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.bodies = append(c.bodies, b)
-	return len(c.bodies) - 1
-}
-
-// body returns the i-th request body received.
-func (c *capture) body(t *testing.T, i int) []byte {
-	t.Helper()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	require.Greater(t, len(c.bodies), i, "server received %d requests", len(c.bodies))
-	return c.bodies[i]
-}
-
-// replay starts a server that answers the n-th POST /api/chat with the n-th
-// recording (the last one again once they run out).
-func replay(t *testing.T, names ...string) (*httptest.Server, *capture) {
-	t.Helper()
-	recs := make([]recording, len(names))
-	for i, n := range names {
-		recs[i] = loadRecording(t, n)
-	}
-	c := &capture{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if r.Method != http.MethodPost || r.URL.Path != "/api/chat" {
-			http.NotFound(w, r)
-			return
-		}
-		i := min(c.add(body), len(recs)-1)
-		w.Header().Set("Content-Type", recs[i].contentType)
-		w.WriteHeader(recs[i].status)
-		_, _ = w.Write(recs[i].body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, c
+	return providertest.Replay(t, chatPath, names...)
 }
 
 // newModel returns a model talking to srv, with cfg's other settings.

@@ -33,18 +33,12 @@ type loopReply struct {
 	cut bool
 }
 
-// loopServer answers the n-th POST /api/chat with the n-th reply (the last
+// loopServer answers the n-th POST to chatPath with the n-th reply (the last
 // one again once they run out).
-func loopServer(t *testing.T, replies ...loopReply) (*httptest.Server, *capture) {
+func loopServer(t *testing.T, replies ...loopReply) (*httptest.Server, *providertest.Capture) {
 	t.Helper()
-	c := &capture{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if r.Method != http.MethodPost || r.URL.Path != "/api/chat" {
-			http.NotFound(w, r)
-			return
-		}
-		rp := replies[min(c.add(body), len(replies)-1)]
+	return providertest.Serve(t, chatPath, func(w http.ResponseWriter, r *http.Request, i int) {
+		rp := replies[min(i, len(replies)-1)]
 		for k, v := range rp.header {
 			w.Header().Set(k, v)
 		}
@@ -55,22 +49,13 @@ func loopServer(t *testing.T, replies ...loopReply) (*httptest.Server, *capture)
 			w.(http.Flusher).Flush()
 			panic(http.ErrAbortHandler) // the server drops the connection mid-body
 		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv, c
-}
-
-// requestCount is how many requests c recorded.
-func requestCount(c *capture) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.bodies)
+	})
 }
 
 // recordingReply serves a recording from testdata.
 func recordingReply(t *testing.T, name string) loopReply {
-	rec := loadRecording(t, name)
-	return loopReply{status: rec.status, contentType: rec.contentType, body: string(rec.body)}
+	rec := providertest.LoadRecording(t, name)
+	return loopReply{status: rec.Status, contentType: rec.ContentType, body: string(rec.Body)}
 }
 
 // toolCallLine is a /api/chat reply, or stream line, calling one tool.
@@ -294,7 +279,7 @@ func TestLoopBadServer(t *testing.T) {
 					providertest.CheckFailedSecondRound(t, resp, err, &log, "ollama", "tiny-toolcaller", tc.status, tc.retryAfter)
 					assert.NotContains(t, err.Error(), "<html>")
 					assert.NotContains(t, log.String(), "<html>", "no raw body in what the hooks saw")
-					assert.Equal(t, 2, requestCount(got), "no retry, no third request")
+					assert.Equal(t, 2, got.Count(), "no retry, no third request")
 					return
 				}
 
@@ -302,7 +287,7 @@ func TestLoopBadServer(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, answer, resp.Content())
 				assert.Equal(t, 3, resp.Rounds)
-				assert.Equal(t, 3, requestCount(got))
+				assert.Equal(t, 3, got.Count())
 				providertest.CheckReportedBadCall(t, resp, tc.wantToolMsg, tc.wantCause)
 				bad := resp.Executions[2]
 
@@ -315,7 +300,7 @@ func TestLoopBadServer(t *testing.T) {
 						ToolName   string `json:"tool_name"`
 					} `json:"messages"`
 				}
-				require.NoError(t, json.Unmarshal(got.body(t, 2), &sent))
+				require.NoError(t, json.Unmarshal(got.Get(t, 2).Body, &sent))
 				require.Len(t, sent.Messages, 6)
 				told := sent.Messages[5]
 				assert.Equal(t, "tool", told.Role)

@@ -54,7 +54,7 @@ func TestClientLoop(t *testing.T) {
 			assert.NotEmpty(t, content)
 			// The second request replays the assistant's call with object
 			// arguments and answers it with tool_name and tool_call_id.
-			providertest.CheckGolden(t, "loop_"+slug(tc.name), got.body(t, 1), *update)
+			providertest.CheckGolden(t, "loop_"+providertest.Slug(tc.name), got.Get(t, 1).Body, *update)
 		})
 	}
 }

@@ -123,8 +123,8 @@ func TestStream(t *testing.T) {
 				return true
 			})
 
-			sent := got.body(t, 0)
-			providertest.CheckGolden(t, "stream_"+slug(tc.name), sent, *update)
+			sent := got.Get(t, 0).Body
+			providertest.CheckGolden(t, "stream_"+providertest.Slug(tc.name), sent, *update)
 			checkCaptured(t, tc.recording, sent)
 			assert.Equal(t, tc.wantDeltas, deltas)
 			if tc.wantErr != nil {
@@ -147,16 +147,16 @@ func TestStream(t *testing.T) {
 // closed when the handler returns.
 func streamServer(t *testing.T, name string, next <-chan struct{}, written *atomic.Int32) (srv *httptest.Server, done <-chan struct{}) {
 	t.Helper()
-	rec := loadRecording(t, name)
-	lines := bytes.SplitAfter(rec.body, []byte("\n"))
+	rec := providertest.LoadRecording(t, name)
+	lines := bytes.SplitAfter(rec.Body, []byte("\n"))
 	if len(lines[len(lines)-1]) == 0 {
 		lines = lines[:len(lines)-1]
 	}
 	finished := make(chan struct{})
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer close(finished)
-		w.Header().Set("Content-Type", rec.contentType)
-		w.WriteHeader(rec.status)
+		w.Header().Set("Content-Type", rec.ContentType)
+		w.WriteHeader(rec.Status)
 		for i, line := range lines {
 			if i > 0 && next != nil {
 				select {
@@ -313,5 +313,5 @@ func TestOllamaHost(t *testing.T) {
 
 	require.NoError(t, err)
 	assert.Equal(t, "Hello! How can I help you?", resp.Message.Content)
-	checkCaptured(t, "b_plain", got.body(t, 0))
+	checkCaptured(t, "b_plain", got.Get(t, 0).Body)
 }

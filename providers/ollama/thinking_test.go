@@ -66,7 +66,7 @@ func TestLoopSendsBackThinking(t *testing.T) {
 			assert.Equal(t, first, resp.History[1], "the history keeps the reply's message whole")
 			require.NoError(t, toolcalltest.CheckHistory(resp.History))
 
-			body := got.body(t, 1)
+			body := got.Get(t, 1).Body
 			var second struct {
 				Messages []struct {
 					Role     string  `json:"role"`
@@ -80,7 +80,7 @@ func TestLoopSendsBackThinking(t *testing.T) {
 			assert.Equal(t, thinking, *second.Messages[1].Thinking)
 			assert.Nil(t, second.Messages[0].Thinking)
 			assert.Nil(t, second.Messages[2].Thinking)
-			providertest.CheckGolden(t, "loop_"+slug(tc.name), body, *update)
+			providertest.CheckGolden(t, "loop_"+providertest.Slug(tc.name), body, *update)
 		})
 	}
 }

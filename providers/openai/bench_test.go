@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	goopenai "github.com/sashabaranov/go-openai"
 
@@ -21,7 +22,7 @@ import (
 // the same request built by hand. The difference is the adapter's own
 // cost: mapping the request and reply, and its lenient decoding.
 func BenchmarkRound(b *testing.B) {
-	reply := loadRecording(b, "llamacpp/c2_tools_auto").body
+	reply := providertest.LoadRecording(b, "llamacpp/c2_tools_auto").Body
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")

@@ -189,8 +189,8 @@ func TestChat(t *testing.T) {
 
 			resp, err := m.Chat(context.Background(), tc.req)
 
-			sent := got.get(t, 0).body
-			providertest.CheckGolden(t, "chat_"+slug(tc.name), sent, *update)
+			sent := got.Get(t, 0).Body
+			providertest.CheckGolden(t, "chat_"+providertest.Slug(tc.name), sent, *update)
 			if tc.captured {
 				checkCaptured(t, tc.recording, sent)
 			}
@@ -329,7 +329,7 @@ func TestRequestMapping(t *testing.T) {
 			_, err := m.Chat(context.Background(), tc.req)
 			require.NoError(t, err)
 
-			providertest.CheckGolden(t, "request_"+slug(tc.name), got.get(t, 0).body, *update)
+			providertest.CheckGolden(t, "request_"+providertest.Slug(tc.name), got.Get(t, 0).Body, *update)
 			assert.Equal(t, before, tc.req, "Chat must not modify the request")
 		})
 	}
@@ -343,12 +343,12 @@ type cannedBody struct {
 	contentType string
 	header      http.Header
 	body        []byte
-	sent        *capture // may be nil
+	sent        *providertest.Capture // may be nil
 }
 
 func (c cannedBody) RoundTrip(req *http.Request) (*http.Response, error) {
 	if c.sent != nil {
-		c.sent.add(req)
+		c.sent.Add(req)
 	}
 	if req.Body != nil {
 		req.Body.Close()
@@ -370,7 +370,7 @@ func (c cannedBody) RoundTrip(req *http.Request) (*http.Response, error) {
 // max_completion_tokens; compatible servers know max_tokens.
 func TestMaxTokensOnOpenAI(t *testing.T) {
 	t.Parallel()
-	plain := loadRecording(t, "llamacpp/b_plain")
+	plain := providertest.LoadRecording(t, "llamacpp/b_plain")
 	for _, tc := range []struct {
 		base, want, notWant string
 	}{
@@ -381,16 +381,16 @@ func TestMaxTokensOnOpenAI(t *testing.T) {
 	} {
 		t.Run(tc.base, func(t *testing.T) {
 			t.Parallel()
-			sent := &capture{}
+			sent := &providertest.Capture{}
 			m := openai.New(openai.Config{BaseURL: tc.base, APIKey: testKey, Model: "o3-mini",
-				HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: plain.contentType, body: plain.body, sent: sent}}})
+				HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: plain.ContentType, body: plain.Body, sent: sent}}})
 
 			_, err := m.Chat(context.Background(), &chat.Request{
 				Messages: []chat.Message{chat.UserMessage("hi")}, Options: chat.Options{MaxTokens: ptr(64)}})
 			require.NoError(t, err)
 
 			var body map[string]any
-			require.NoError(t, json.Unmarshal(sent.get(t, 0).body, &body))
+			require.NoError(t, json.Unmarshal(sent.Get(t, 0).Body, &body))
 			assert.Equal(t, 64.0, body[tc.want])
 			assert.NotContains(t, body, tc.notWant)
 		})
@@ -409,7 +409,7 @@ func TestHeaders(t *testing.T) {
 	require.NoError(t, err)
 
 	for i, accept := range []string{"application/json", "text/event-stream"} {
-		h := got.get(t, i).header
+		h := got.Get(t, i).Header
 		assert.Equal(t, "Bearer "+testKey, h.Get("Authorization"))
 		assert.Equal(t, "org-test", h.Get("OpenAI-Organization"))
 		assert.Equal(t, "application/json", h.Get("Content-Type"))
@@ -428,18 +428,18 @@ func TestEnvironment(t *testing.T) {
 
 	_, err := openai.New(openai.Config{Model: "tiny"}).Chat(context.Background(), req)
 	require.NoError(t, err)
-	assert.Equal(t, "Bearer sk-from-env", got.get(t, 0).header.Get("Authorization"))
+	assert.Equal(t, "Bearer sk-from-env", got.Get(t, 0).Header.Get("Authorization"))
 
 	// Config wins over the environment.
 	_, err = openai.New(openai.Config{Model: "tiny", APIKey: "sk-from-config"}).Chat(context.Background(), req)
 	require.NoError(t, err)
-	assert.Equal(t, "Bearer sk-from-config", got.get(t, 1).header.Get("Authorization"))
+	assert.Equal(t, "Bearer sk-from-config", got.Get(t, 1).Header.Get("Authorization"))
 
 	// No key anywhere: no Authorization header, as local servers expect.
 	t.Setenv("OPENAI_API_KEY", "")
 	_, err = openai.New(openai.Config{Model: "tiny"}).Chat(context.Background(), req)
 	require.NoError(t, err)
-	assert.NotContains(t, got.get(t, 2).header, "Authorization")
+	assert.NotContains(t, got.Get(t, 2).Header, "Authorization")
 }
 
 func TestModelStringHidesKey(t *testing.T) {
@@ -486,7 +486,7 @@ func TestChatInvalidRequest(t *testing.T) {
 			require.ErrorIs(t, err, chat.ErrBadRequest)
 		})
 	}
-	t.Cleanup(func() { assert.Zero(t, got.count(), "invalid requests must not be sent") })
+	t.Cleanup(func() { assert.Zero(t, got.Count(), "invalid requests must not be sent") })
 }
 
 func TestInvalidBaseURL(t *testing.T) {
@@ -516,14 +516,14 @@ func TestConcurrentChat(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	assert.Equal(t, 16, got.count())
+	assert.Equal(t, 16, got.Count())
 	seeds := map[float64]bool{}
 	for i := range 16 {
 		var body struct {
 			Seed float64 `json:"seed"`
 			TopK float64 `json:"top_k"`
 		}
-		require.NoError(t, json.Unmarshal(got.get(t, i).body, &body))
+		require.NoError(t, json.Unmarshal(got.Get(t, i).Body, &body))
 		assert.Equal(t, body.Seed, body.TopK, "each request keeps its own options")
 		seeds[body.Seed] = true
 	}

@@ -78,7 +78,7 @@ func TestReplyCutShort(t *testing.T) {
 				if tc.stream {
 					assert.Equal(t, []string{"call_email"}, streamed)
 				}
-				assert.Equal(t, 1, got.count(), "no request after the cut reply")
+				assert.Equal(t, 1, got.Count(), "no request after the cut reply")
 			})
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -230,7 +231,7 @@ func TestContextAlreadyCancelled(t *testing.T) {
 	checkProviderError(t, err, context.Canceled, 0, "tiny")
 	_, err = m.Stream(ctx, req, nil)
 	checkProviderError(t, err, context.Canceled, 0, "tiny")
-	assert.Zero(t, got.count())
+	assert.Zero(t, got.Count())
 }
 
 func TestDeadline(t *testing.T) {
@@ -376,7 +377,7 @@ func TestNotFound(t *testing.T) {
 					assert.NoError(t, pe.Err, mode)
 					assert.NotErrorIs(t, err, chat.ErrModelNotFound, mode)
 				}
-				checkNoKey(t, err)
+				providertest.CheckNoKey(t, err, testKey)
 			}
 		})
 	}

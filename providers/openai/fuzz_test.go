@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
 
@@ -50,7 +51,7 @@ func checkReply(t *testing.T, resp *chat.Response, err error) {
 		if resp != nil {
 			t.Fatalf("both a reply and an error: %v", err)
 		}
-		checkNoKey(t, err)
+		providertest.CheckNoKey(t, err, testKey)
 		return
 	}
 	if resp == nil {
@@ -128,7 +129,7 @@ func FuzzResponse(f *testing.F) {
 			if !emptyNotFound && !errors.Is(err, want) && !errors.Is(err, chat.ErrToolsNotSupported) {
 				t.Fatalf("status %d: error %T %v", status, err, err)
 			}
-			checkNoKey(t, err)
+			providertest.CheckNoKey(t, err, testKey)
 		}
 	})
 }
@@ -139,7 +140,7 @@ func FuzzResponse(f *testing.F) {
 // ProviderData, and with the reply's reasoning.
 func checkReplayable(t *testing.T, resp *chat.Response) {
 	t.Helper()
-	sent := &capture{}
+	sent := &providertest.Capture{}
 	ok := []byte(`{"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`)
 	m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", Model: "fuzz",
 		HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: "application/json", body: ok, sent: sent}}})
@@ -159,7 +160,7 @@ func checkReplayable(t *testing.T, resp *chat.Response) {
 			} `json:"tool_calls"`
 		} `json:"messages"`
 	}
-	if err := json.Unmarshal(sent.get(t, 0).body, &body); err != nil {
+	if err := json.Unmarshal(sent.Get(t, 0).Body, &body); err != nil {
 		t.Fatalf("replayed request is not JSON: %v", err)
 	}
 	last := body.Messages[len(body.Messages)-1]

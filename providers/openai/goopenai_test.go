@@ -12,6 +12,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 )
 
 // TestGoOpenAILimitations pins the go-openai behaviours that made this
@@ -20,7 +21,7 @@ import (
 // upgrade fixes one, this test fails: reconsider the choice then.
 func TestGoOpenAILimitations(t *testing.T) {
 	t.Parallel()
-	newClient := func(status int, contentType, body string, sent *capture) *goopenai.Client {
+	newClient := func(status int, contentType, body string, sent *providertest.Capture) *goopenai.Client {
 		cfg := goopenai.DefaultConfig(testKey)
 		cfg.BaseURL = "http://compat.invalid/v1"
 		cfg.HTTPClient = &http.Client{Transport: cannedBody{status: status, contentType: contentType, body: []byte(body),
@@ -31,7 +32,7 @@ func TestGoOpenAILimitations(t *testing.T) {
 
 	t.Run("arguments as an object fail the whole reply", func(t *testing.T) {
 		t.Parallel()
-		c := newClient(200, "application/json", string(loadRecording(t, "h_object_arguments").body), nil)
+		c := newClient(200, "application/json", string(providertest.LoadRecording(t, "h_object_arguments").Body), nil)
 		_, err := c.CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{Model: "m"})
 		var typ *json.UnmarshalTypeError
 		assert.ErrorAs(t, err, &typ)
@@ -39,8 +40,8 @@ func TestGoOpenAILimitations(t *testing.T) {
 
 	t.Run("temperature 0 and empty tool results are not sent", func(t *testing.T) {
 		t.Parallel()
-		sent := &capture{}
-		c := newClient(200, "application/json", string(loadRecording(t, "llamacpp/b_plain").body), sent)
+		sent := &providertest.Capture{}
+		c := newClient(200, "application/json", string(providertest.LoadRecording(t, "llamacpp/b_plain").Body), sent)
 		_, err := c.CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{
 			Model:       "m",
 			Temperature: 0,
@@ -48,7 +49,7 @@ func TestGoOpenAILimitations(t *testing.T) {
 		})
 		require.NoError(t, err)
 		var body map[string]any
-		require.NoError(t, json.Unmarshal(sent.get(t, 0).body, &body))
+		require.NoError(t, json.Unmarshal(sent.Get(t, 0).Body, &body))
 		assert.NotContains(t, body, "temperature")
 		assert.NotContains(t, body["messages"].([]any)[0], "content")
 	})
@@ -81,19 +82,19 @@ func TestGoOpenAILimitations(t *testing.T) {
 				}
 			}
 		}
-		complete := string(loadRecording(t, "llamacpp/d2_plain_stream").body)
-		cut := string(loadRecording(t, "h_stream_truncated").body)
+		complete := string(providertest.LoadRecording(t, "llamacpp/d2_plain_stream").Body)
+		cut := string(providertest.LoadRecording(t, "h_stream_truncated").Body)
 		assert.True(t, errors.Is(ends(complete), io.EOF))
 		assert.True(t, errors.Is(ends(cut), io.EOF), "the cut stream is not reported")
 	})
 
 	t.Run("requests refused by model name before sending", func(t *testing.T) {
 		t.Parallel()
-		sent := &capture{}
-		c := newClient(200, "application/json", string(loadRecording(t, "llamacpp/b_plain").body), sent)
+		sent := &providertest.Capture{}
+		c := newClient(200, "application/json", string(providertest.LoadRecording(t, "llamacpp/b_plain").Body), sent)
 		//lint:ignore SA1019 the deprecated field is what go-openai refuses here
 		_, err := c.CreateChatCompletion(ctx, goopenai.ChatCompletionRequest{Model: "o3-mini", MaxTokens: 64})
 		assert.ErrorIs(t, err, goopenai.ErrReasoningModelMaxTokensDeprecated)
-		assert.Zero(t, sent.count())
+		assert.Zero(t, sent.Count())
 	})
 }

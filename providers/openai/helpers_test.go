@@ -2,19 +2,14 @@ package openai_test
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -47,91 +42,14 @@ var shortWeatherTool = chat.ToolDefinition{
 // nowTool takes no parameters.
 var nowTool = chat.ToolDefinition{Name: "now", Description: "Current time"}
 
-// A recording is one exchange from testdata/: NAME.meta.json (status and
-// content type) and NAME.response.json or NAME.response.sse.txt.
-type recording struct {
-	name        string
-	status      int
-	contentType string
-	body        []byte
-}
-
-func loadRecording(t testing.TB, name string) recording {
-	t.Helper()
-	var meta struct {
-		Status      int    `json:"status"`
-		ContentType string `json:"content_type"`
-	}
-	raw, err := os.ReadFile(filepath.Join("testdata", name+".meta.json"))
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(raw, &meta))
-	body, err := os.ReadFile(filepath.Join("testdata", name+".response.json"))
-	if errors.Is(err, os.ErrNotExist) {
-		body, err = os.ReadFile(filepath.Join("testdata", name+".response.sse.txt"))
-	}
-	require.NoError(t, err)
-	return recording{name: name, status: meta.Status, contentType: meta.ContentType, body: body}
-}
-
-// An exchange is a request a test server received.
-type exchange struct {
-	body   []byte
-	header http.Header
-}
-
-// A capture records the requests a test server received.
-type capture struct {
-	mu   sync.Mutex
-	reqs []exchange
-}
-
-func (c *capture) add(r *http.Request) int {
-	body, _ := io.ReadAll(r.Body)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.reqs = append(c.reqs, exchange{body: body, header: r.Header.Clone()})
-	return len(c.reqs) - 1
-}
-
-// get returns the i-th request received.
-func (c *capture) get(t *testing.T, i int) exchange {
-	t.Helper()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	require.Greater(t, len(c.reqs), i, "the server received %d requests", len(c.reqs))
-	return c.reqs[i]
-}
-
-func (c *capture) count() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.reqs)
-}
-
 // chatPath is where a model built by newModel sends its requests.
 const chatPath = "/v1/chat/completions"
 
 // replay starts a server that answers the n-th POST to chatPath with the
 // n-th recording (the last one again once they run out).
-func replay(t *testing.T, names ...string) (*httptest.Server, *capture) {
+func replay(t *testing.T, names ...string) (*httptest.Server, *providertest.Capture) {
 	t.Helper()
-	recs := make([]recording, len(names))
-	for i, n := range names {
-		recs[i] = loadRecording(t, n)
-	}
-	c := &capture{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != chatPath {
-			http.NotFound(w, r)
-			return
-		}
-		i := min(c.add(r), len(recs)-1)
-		w.Header().Set("Content-Type", recs[i].contentType)
-		w.WriteHeader(recs[i].status)
-		_, _ = w.Write(recs[i].body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, c
+	return providertest.Replay(t, chatPath, names...)
 }
 
 // newModel returns a model talking to srv with testKey, with cfg's other
@@ -184,29 +102,8 @@ func checkProviderError(t *testing.T, err error, sentinel error, status int, mod
 	assert.Equal(t, "openai", pe.Provider)
 	assert.Equal(t, status, pe.StatusCode)
 	assert.Equal(t, model, pe.Model)
-	checkNoKey(t, err)
+	providertest.CheckNoKey(t, err, testKey)
 	return pe
-}
-
-// checkNoKey fails if the API key shows in err: its message, its %+v and
-// %#v forms, or the message of any error it wraps.
-func checkNoKey(t *testing.T, err error) {
-	t.Helper()
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		for _, s := range []string{e.Error(), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e)} {
-			if strings.Contains(s, testKey) {
-				t.Errorf("the API key shows in the error (%T): %s", e, s)
-			}
-		}
-	}
-}
-
-// slug turns a case name into a file name part: "Malformed JSON" -> "malformed_json".
-func slug(s string) string {
-	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
-	})
-	return strings.Join(f, "_")
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -42,15 +42,10 @@ type loopReply struct {
 
 // loopServer answers the n-th POST to chatPath with the n-th reply (the
 // last one again once they run out).
-func loopServer(t *testing.T, replies ...loopReply) (*httptest.Server, *capture) {
+func loopServer(t *testing.T, replies ...loopReply) (*httptest.Server, *providertest.Capture) {
 	t.Helper()
-	c := &capture{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != chatPath {
-			http.NotFound(w, r)
-			return
-		}
-		rp := replies[min(c.add(r), len(replies)-1)]
+	return providertest.Serve(t, chatPath, func(w http.ResponseWriter, r *http.Request, i int) {
+		rp := replies[min(i, len(replies)-1)]
 		for k, v := range rp.header {
 			w.Header().Set(k, v)
 		}
@@ -64,15 +59,13 @@ func loopServer(t *testing.T, replies ...loopReply) (*httptest.Server, *capture)
 			w.(http.Flusher).Flush()
 			panic(http.ErrAbortHandler) // the server drops the connection mid-body
 		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv, c
+	})
 }
 
 // recordingReply serves a recording from testdata.
 func recordingReply(t *testing.T, name string) loopReply {
-	rec := loadRecording(t, name)
-	return loopReply{status: rec.status, contentType: rec.contentType, body: string(rec.body)}
+	rec := providertest.LoadRecording(t, name)
+	return loopReply{status: rec.Status, contentType: rec.ContentType, body: string(rec.Body)}
 }
 
 // chatToolCallReply is a non-streamed reply calling one tool.
@@ -288,7 +281,7 @@ func TestLoopBadServer(t *testing.T) {
 				}
 
 				// The key was sent, and shows nowhere else.
-				assert.Equal(t, "Bearer "+loopKey, got.get(t, 0).header.Get("Authorization"))
+				assert.Equal(t, "Bearer "+loopKey, got.Get(t, 0).Header.Get("Authorization"))
 				requireNoLoopKey(t, err)
 				requireNoKeyIn(t, "what the hooks saw", log.String())
 
@@ -318,7 +311,7 @@ func TestLoopBadServer(t *testing.T) {
 					require.EqualError(t, err, want)
 					require.ErrorIs(t, err, tc.sentinel)
 					providertest.CheckFailedSecondRound(t, resp, err, &log, "openai", "gpt-4o-mini", tc.status, tc.retryAfter)
-					assert.Equal(t, 2, got.count(), "no retry, no third request")
+					assert.Equal(t, 2, got.Count(), "no retry, no third request")
 					if strings.Contains(want, "[redacted]") {
 						assert.Contains(t, log.String(), "[redacted]", "the hooks saw the redacted echo")
 					}
@@ -329,7 +322,7 @@ func TestLoopBadServer(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, "The weather is warm.", resp.Content())
 				assert.Equal(t, 3, resp.Rounds)
-				assert.Equal(t, 3, got.count())
+				assert.Equal(t, 3, got.Count())
 				providertest.CheckReportedBadCall(t, resp, tc.wantToolMsg, tc.wantCause)
 
 				// The third request tells the model.
@@ -340,7 +333,7 @@ func TestLoopBadServer(t *testing.T) {
 						ToolCallID string `json:"tool_call_id"`
 					} `json:"messages"`
 				}
-				require.NoError(t, json.Unmarshal(got.get(t, 2).body, &sent))
+				require.NoError(t, json.Unmarshal(got.Get(t, 2).Body, &sent))
 				require.Len(t, sent.Messages, 6)
 				told := sent.Messages[5]
 				assert.Equal(t, "tool", told.Role)

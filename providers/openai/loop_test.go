@@ -89,7 +89,7 @@ func TestClientLoop(t *testing.T) {
 			for i, want := range tc.wantCalls {
 				assert.Equal(t, want, resp.Executions[i].Call)
 			}
-			assert.Equal(t, 2, got.count())
+			assert.Equal(t, 2, got.Count())
 			if tc.stream {
 				assert.Equal(t, "The weather is warm.", streamed)
 				assert.Equal(t, toolcall.EventToolCall, kinds[0])
@@ -99,7 +99,7 @@ func TestClientLoop(t *testing.T) {
 			}
 			// The second request replays the assistant's call and answers
 			// it with a tool message carrying tool_call_id.
-			providertest.CheckGolden(t, "loop_"+slug(tc.name), got.get(t, 1).body, *update)
+			providertest.CheckGolden(t, "loop_"+providertest.Slug(tc.name), got.Get(t, 1).Body, *update)
 		})
 	}
 }

@@ -109,7 +109,7 @@ func TestLoopSendsBackReasoningAndProviderData(t *testing.T) {
 			assert.Equal(t, first, resp.History[1])
 			require.NoError(t, toolcalltest.CheckHistory(resp.History))
 
-			body := got.get(t, 1).body
+			body := got.Get(t, 1).Body
 			var second struct {
 				Messages []struct {
 					Role             string  `json:"role"`
@@ -157,7 +157,7 @@ func TestLoopSendsBackReasoningAndProviderData(t *testing.T) {
 			} else {
 				assert.Equal(t, string(wire), string(body))
 			}
-			providertest.CheckGolden(t, "loop_"+slug(tc.name), body, *update)
+			providertest.CheckGolden(t, "loop_"+providertest.Slug(tc.name), body, *update)
 		})
 	}
 }
@@ -166,7 +166,7 @@ func TestLoopSendsBackReasoningAndProviderData(t *testing.T) {
 // valid JSON cannot be sent back; the request is refused before it is sent.
 func TestProviderDataNotJSON(t *testing.T) {
 	t.Parallel()
-	sent := &capture{}
+	sent := &providertest.Capture{}
 	m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", APIKey: testKey, Model: "m",
 		HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: "application/json", body: []byte(`{}`), sent: sent}}})
 	req := &chat.Request{Messages: []chat.Message{chat.AssistantMessage("",
@@ -174,6 +174,6 @@ func TestProviderDataNotJSON(t *testing.T) {
 	_, err := m.Chat(context.Background(), req)
 	pe := checkProviderError(t, err, chat.ErrBadRequest, 0, "m")
 	assert.Equal(t, `message 0: tool call "c1": ProviderData is not valid JSON`, pe.Message)
-	assert.Equal(t, 0, sent.count())
+	assert.Equal(t, 0, sent.Count())
 	assert.Contains(t, string(toolcalltest.WireJSON(req)), `{"error":`)
 }

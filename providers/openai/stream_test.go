@@ -191,8 +191,8 @@ func TestStream(t *testing.T) {
 				return true
 			})
 
-			sent := got.get(t, 0).body
-			providertest.CheckGolden(t, "stream_"+slug(tc.name), sent, *update)
+			sent := got.Get(t, 0).Body
+			providertest.CheckGolden(t, "stream_"+providertest.Slug(tc.name), sent, *update)
 			if tc.captured {
 				checkCaptured(t, tc.recording, sent)
 			}
@@ -307,8 +307,8 @@ func eventDeltas(t testing.TB, ev []byte) int {
 // closed when the handler returns; written counts the events written.
 func streamServer(t *testing.T, name string, next <-chan struct{}, written *atomic.Int32) (srv *httptest.Server, done <-chan struct{}) {
 	t.Helper()
-	rec := loadRecording(t, name)
-	events := bytes.SplitAfter(rec.body, []byte("\n\n"))
+	rec := providertest.LoadRecording(t, name)
+	events := bytes.SplitAfter(rec.Body, []byte("\n\n"))
 	if len(events[len(events)-1]) == 0 {
 		events = events[:len(events)-1]
 	}
@@ -316,8 +316,8 @@ func streamServer(t *testing.T, name string, next <-chan struct{}, written *atom
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer close(finished)
 		_, _ = io.Copy(io.Discard, r.Body) // the server notices a client that goes away only once the body is read
-		w.Header().Set("Content-Type", rec.contentType)
-		w.WriteHeader(rec.status)
+		w.Header().Set("Content-Type", rec.ContentType)
+		w.WriteHeader(rec.Status)
 		for i, ev := range events {
 			for n := 0; next != nil && i > 0 && n < eventDeltas(t, events[i-1]); n++ {
 				select {
@@ -355,7 +355,7 @@ func TestStreamEventByEvent(t *testing.T) {
 			t.Parallel()
 			// deltaEvent[k] is the event (1-based) that carries delta k.
 			var deltaEvent []int32
-			for i, ev := range bytes.SplitAfter(loadRecording(t, tc.recording).body, []byte("\n\n")) {
+			for i, ev := range bytes.SplitAfter(providertest.LoadRecording(t, tc.recording).Body, []byte("\n\n")) {
 				for range eventDeltas(t, ev) {
 					deltaEvent = append(deltaEvent, int32(i+1))
 				}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -123,7 +124,7 @@ func TestWireJSONMatchesProvider(t *testing.T) {
 			got := sentBody(t, tc.req, false)
 			assert.Equal(t, string(want), string(got), "WireJSON differs from the provider's body")
 			checkStreamBody(t, want, sentBody(t, tc.req, true))
-			checkWireGolden(t, slug(tc.name), got)
+			checkWireGolden(t, providertest.Slug(tc.name), got)
 		})
 	}
 }
@@ -165,9 +166,9 @@ func toolContextRequest(t *testing.T) *chat.Request {
 // received.
 func sentBody(t *testing.T, req *chat.Request, stream bool) []byte {
 	t.Helper()
-	c := &capture{}
+	c := &providertest.Capture{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c.add(r)
+		c.Add(r)
 		if stream {
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = w.Write([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"))
@@ -185,7 +186,7 @@ func sentBody(t *testing.T, req *chat.Request, stream bool) []byte {
 		_, err = m.Chat(context.Background(), req)
 	}
 	require.NoError(t, err)
-	return c.get(t, 0).body
+	return c.Get(t, 0).Body
 }
 
 // checkStreamBody compares a streamed request's body with WireJSON's, which
@@ -237,13 +238,13 @@ func TestWireJSONDifferences(t *testing.T) {
 
 	// To OpenAI itself, MaxTokens is max_completion_tokens, in the same
 	// place.
-	plain := loadRecording(t, "llamacpp/b_plain")
-	sent := &capture{}
+	plain := providertest.LoadRecording(t, "llamacpp/b_plain")
+	sent := &providertest.Capture{}
 	m := openai.New(openai.Config{BaseURL: openai.DefaultBaseURL, APIKey: testKey, Model: "o3-mini",
-		HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: plain.contentType, body: plain.body, sent: sent}}})
+		HTTPClient: &http.Client{Transport: cannedBody{status: 200, contentType: plain.ContentType, body: plain.Body, sent: sent}}})
 	req.Model = "o3-mini"
 	_, err := m.Chat(context.Background(), req)
 	require.NoError(t, err)
 	wire = string(toolcalltest.WireJSON(req))
-	assert.Equal(t, strings.Replace(wire, `"max_tokens":`, `"max_completion_tokens":`, 1), string(sent.get(t, 0).body))
+	assert.Equal(t, strings.Replace(wire, `"max_tokens":`, `"max_completion_tokens":`, 1), string(sent.Get(t, 0).Body))
 }

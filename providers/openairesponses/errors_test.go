@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -273,7 +274,7 @@ func TestConnectionRefused(t *testing.T) {
 	var pe *chat.ProviderError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "cannot connect to http://"+addr+"/v1; is the server running?", pe.Message)
-	checkNoKey(t, err)
+	providertest.CheckNoKey(t, err, testKey)
 }
 
 // TestKeyInURL: a key that shows in the URL of a transport error is
@@ -288,7 +289,7 @@ func TestKeyInURL(t *testing.T) {
 		MaxRetries: openairesponses.NoRetries, HTTPClient: &http.Client{Transport: &http.Transport{}}})
 	_, err = m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
 	require.ErrorIs(t, err, syscall.ECONNREFUSED)
-	checkNoKey(t, err)
+	providertest.CheckNoKey(t, err, testKey)
 	assert.Contains(t, err.Error(), "[redacted]")
 	assert.NotContains(t, m.String(), testKey)
 	assert.NotContains(t, m.GoString(), testKey)
@@ -340,7 +341,7 @@ func TestCancel(t *testing.T) {
 		return true
 	})
 	require.ErrorIs(t, err, context.Canceled)
-	checkNoKey(t, err)
+	providertest.CheckNoKey(t, err, testKey)
 
 	_, err = m.Chat(ctx, &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
 	require.ErrorIs(t, err, context.Canceled)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/toolcall-go/toolcall/providers/openairesponses"
 )
@@ -67,7 +68,7 @@ func checkReply(t *testing.T, m *openairesponses.Model, resp *chat.Response, err
 		if resp != nil {
 			t.Fatalf("both a reply and an error: %v", err)
 		}
-		checkNoKey(t, err)
+		providertest.CheckNoKey(t, err, testKey)
 		return
 	}
 	if resp == nil || resp.Message.Role != chat.RoleAssistant {

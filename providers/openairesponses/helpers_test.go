@@ -2,18 +2,14 @@ package openairesponses_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -34,103 +30,31 @@ var weatherTool = chat.ToolDefinition{
 	InputSchema: json.RawMessage(`{"type": "object", "properties": {"city": {"type": "string", "description": "City name"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}, "days": {"type": "integer", "minimum": 1, "maximum": 14}, "options": {"type": "object", "properties": {"wind": {"type": "boolean"}, "lang": {"type": "string"}}, "required": ["wind"]}}, "required": ["city", "unit", "days", "options"]}`),
 }
 
-// A recording is one exchange from testdata/: NAME.meta.json (status and
-// content type) and NAME.response.json or NAME.response.sse.txt.
-type recording struct {
-	name        string
-	status      int
-	contentType string
-	body        []byte
-}
-
-func loadRecording(t testing.TB, name string) recording {
-	t.Helper()
-	var meta struct {
-		Status      int    `json:"status"`
-		ContentType string `json:"content_type"`
-	}
-	raw, err := os.ReadFile(filepath.Join("testdata", name+".meta.json"))
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(raw, &meta))
-	body, err := os.ReadFile(filepath.Join("testdata", name+".response.json"))
-	if errors.Is(err, os.ErrNotExist) {
-		body, err = os.ReadFile(filepath.Join("testdata", name+".response.sse.txt"))
-	}
-	require.NoError(t, err)
-	return recording{name: name, status: meta.Status, contentType: meta.ContentType, body: body}
-}
-
-// An exchange is a request a test server received.
-type exchange struct {
-	body   []byte
-	header http.Header
-}
-
-// A capture records the requests a test server received.
-type capture struct {
-	mu   sync.Mutex
-	reqs []exchange
-}
-
-func (c *capture) add(r *http.Request) int {
-	body, _ := io.ReadAll(r.Body)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.reqs = append(c.reqs, exchange{body: body, header: r.Header.Clone()})
-	return len(c.reqs) - 1
-}
-
-// get returns the i-th request received.
-func (c *capture) get(t *testing.T, i int) exchange {
-	t.Helper()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	require.Greater(t, len(c.reqs), i, "the server received %d requests", len(c.reqs))
-	return c.reqs[i]
-}
-
-func (c *capture) count() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.reqs)
-}
-
 // responsesPath is where a model built by newModel sends its requests.
 const responsesPath = "/v1/responses"
 
 // replay starts a server that answers the n-th POST to responsesPath with
 // the n-th recording (the last one again once they run out). Every body it
 // receives must pass checkSDK.
-func replay(t *testing.T, names ...string) (*httptest.Server, *capture) {
+func replay(t *testing.T, names ...string) (*httptest.Server, *providertest.Capture) {
 	t.Helper()
-	recs := make([]recording, len(names))
+	recs := make([]providertest.Recording, len(names))
 	for i, n := range names {
-		recs[i] = loadRecording(t, n)
+		recs[i] = providertest.LoadRecording(t, n)
 	}
 	return serve(t, func(w http.ResponseWriter, i int) {
-		rec := recs[min(i, len(recs)-1)]
-		w.Header().Set("Content-Type", rec.contentType)
-		w.WriteHeader(rec.status)
-		_, _ = w.Write(rec.body)
+		recs[min(i, len(recs)-1)].ServeHTTP(w, nil)
 	})
 }
 
 // serve starts a server that records each POST to responsesPath and
 // answers the i-th with answer; the bodies must pass checkSDK.
-func serve(t *testing.T, answer func(w http.ResponseWriter, i int)) (*httptest.Server, *capture) {
+func serve(t *testing.T, answer func(w http.ResponseWriter, i int)) (*httptest.Server, *providertest.Capture) {
 	t.Helper()
-	c := &capture{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != responsesPath {
-			http.NotFound(w, r)
-			return
-		}
-		answer(w, c.add(r))
-	}))
-	t.Cleanup(srv.Close)
+	srv, c := providertest.Serve(t, responsesPath, func(w http.ResponseWriter, _ *http.Request, i int) { answer(w, i) })
 	t.Cleanup(func() {
-		for i := range c.count() {
-			checkSDK(t, c.get(t, i).body)
+		for i := range c.Count() {
+			checkSDK(t, c.Get(t, i).Body)
 		}
 	})
 	return srv, c
@@ -161,21 +85,8 @@ func checkProviderError(t *testing.T, err error, sentinel error, status int, mod
 	assert.Equal(t, "openairesponses", pe.Provider)
 	assert.Equal(t, status, pe.StatusCode)
 	assert.Equal(t, model, pe.Model)
-	checkNoKey(t, err)
+	providertest.CheckNoKey(t, err, testKey)
 	return pe
-}
-
-// checkNoKey fails if the API key shows in err: its message, its %+v and
-// %#v forms, or the message of any error it wraps.
-func checkNoKey(t *testing.T, err error) {
-	t.Helper()
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		for _, s := range []string{e.Error(), fmt.Sprintf("%+v", e), fmt.Sprintf("%#v", e)} {
-			if strings.Contains(s, testKey) {
-				t.Errorf("the API key shows in the error (%T): %s", e, s)
-			}
-		}
-	}
 }
 
 // sse writes events as a stream: "event: TYPE" and "data: JSON" lines.
@@ -201,12 +112,4 @@ func callDelta(i int, id, name, args string) chat.Delta {
 
 func call(id, name, args string) chat.ToolCall {
 	return chat.ToolCall{ID: id, Name: name, Arguments: json.RawMessage(args)}
-}
-
-// slug turns a case name into a file name part: "Named tool choice" -> "named_tool_choice".
-func slug(s string) string {
-	f := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
-	})
-	return strings.Join(f, "_")
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -71,20 +72,20 @@ func TestClientLoop(t *testing.T) {
 			assert.Equal(t, tc.callID, resp.Executions[0].Call.ID)
 			assert.Equal(t, tc.result, resp.Executions[0].Result)
 			require.NoError(t, toolcalltest.CheckHistory(resp.History))
-			assert.Equal(t, 2, got.count())
+			assert.Equal(t, 2, got.Count())
 			var second struct {
 				Input []struct {
 					CallID string `json:"call_id"`
 					Output *string
 				}
 			}
-			require.NoError(t, json.Unmarshal(got.get(t, 1).body, &second))
+			require.NoError(t, json.Unmarshal(got.Get(t, 1).Body, &second))
 			require.Len(t, second.Input, 3)
 			assert.Equal(t, tc.callID, second.Input[2].CallID)
 			require.NotNil(t, second.Input[2].Output)
 			assert.Equal(t, tc.result, *second.Input[2].Output)
 			if !tc.stream && tc.result != ollamaInvalid {
-				checkRecordedRequest(t, tc.second, got.get(t, 1).body)
+				checkRecordedRequest(t, tc.second, got.Get(t, 1).Body)
 			}
 		})
 	}
@@ -95,15 +96,15 @@ func TestClientLoop(t *testing.T) {
 func TestConcurrentCalls(t *testing.T) {
 	t.Parallel()
 	// Each request is answered as it asks: streamed or not.
-	var got *capture
+	var got *providertest.Capture
 	srv, got := serve(t, func(w http.ResponseWriter, i int) {
 		name := "ollama/a_tools"
-		if bytes.Contains(got.get(t, i).body, []byte(`"stream":true`)) {
+		if bytes.Contains(got.Get(t, i).Body, []byte(`"stream":true`)) {
 			name = "ollama/b_tools_stream"
 		}
-		rec := loadRecording(t, name)
-		w.Header().Set("Content-Type", rec.contentType)
-		_, _ = w.Write(rec.body)
+		rec := providertest.LoadRecording(t, name)
+		w.Header().Set("Content-Type", rec.ContentType)
+		_, _ = w.Write(rec.Body)
 	})
 	m := newModel(srv, openairesponses.Config{})
 	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("What is the weather in Paris?")}, Tools: []chat.ToolDefinition{weatherTool}}
@@ -123,5 +124,5 @@ func TestConcurrentCalls(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	assert.Equal(t, 16, got.count())
+	assert.Equal(t, 16, got.Count())
 }

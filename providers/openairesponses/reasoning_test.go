@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -36,16 +35,16 @@ func reasoningItems(t *testing.T, name string) map[string][]byte {
 			items[head.ID] = raw
 		}
 	}
-	rec := loadRecording(t, name)
-	if !strings.HasPrefix(rec.contentType, "text/event-stream") {
+	rec := providertest.LoadRecording(t, name)
+	if !strings.HasPrefix(rec.ContentType, "text/event-stream") {
 		var r struct{ Output []json.RawMessage }
-		require.NoError(t, json.Unmarshal(rec.body, &r))
+		require.NoError(t, json.Unmarshal(rec.Body, &r))
 		for _, raw := range r.Output {
 			add(raw)
 		}
 		return items
 	}
-	sc := bufio.NewScanner(bytes.NewReader(rec.body))
+	sc := bufio.NewScanner(bytes.NewReader(rec.Body))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		data, ok := bytes.CutPrefix(sc.Bytes(), []byte("data: "))
@@ -128,7 +127,7 @@ func TestReasoningRoundTrip(t *testing.T) {
 			assert.Equal(t, chat.Usage{PromptTokens: 498, CompletionTokens: 250, TotalTokens: 748, CacheReadTokens: 320, ReasoningTokens: 216}, resp.Usage)
 
 			sent := reasoningItems(t, tc.first)
-			second := inputItems(t, got.get(t, 1).body)
+			second := inputItems(t, got.Get(t, 1).Body)
 			var kinds []string
 			for _, it := range second {
 				kinds = append(kinds, itemSummary(it))
@@ -145,7 +144,7 @@ func TestReasoningRoundTrip(t *testing.T) {
 			require.Len(t, second, 7)
 			assert.Equal(t, string(sent["rs_68e4a1c0f2d08190b3"]), string(second[1]), "the first reasoning item, byte for byte")
 			assert.Equal(t, string(sent["rs_68e4a1c1f9f08190b3"]), string(second[3]), "the second reasoning item, byte for byte")
-			assert.NotContains(t, string(got.get(t, 1).body), "rs_68e4a1c2f0a08190b3", "the item without encrypted content")
+			assert.NotContains(t, string(got.Get(t, 1).Body), "rs_68e4a1c2f0a08190b3", "the item without encrypted content")
 
 			// The conversation goes on from the history: the answer's
 			// reasoning item goes back before its text.
@@ -153,7 +152,7 @@ func TestReasoningRoundTrip(t *testing.T) {
 			next := append(resp.History, chat.UserMessage("Thanks!"))
 			_, err = m.Chat(context.Background(), &chat.Request{Messages: next})
 			require.NoError(t, err)
-			third := inputItems(t, got.get(t, 2).body)
+			third := inputItems(t, got.Get(t, 2).Body)
 			require.Len(t, third, 10)
 			answer := reasoningItems(t, "h_reasoning_answer")
 			assert.Equal(t, string(answer["rs_68e4a1d0c3e08190b3"]), string(third[7]))
@@ -172,8 +171,7 @@ func TestReasoningItemsFromFile(t *testing.T) {
 	for _, name := range []string{"h_reasoning_tools", "h_stream_reasoning_tools", "h_reasoning_answer"} {
 		items := reasoningItems(t, name)
 		require.NotEmpty(t, items, name)
-		raw, err := os.ReadFile(filepath.Join("testdata", loadRecording(t, name).name+map[bool]string{true: ".response.sse.txt", false: ".response.json"}[strings.Contains(name, "stream")]))
-		require.NoError(t, err)
+		raw := providertest.LoadRecording(t, name).Body
 		for id, item := range items {
 			assert.True(t, bytes.Contains(raw, item), "%s: item %s is not in the file as received", name, id)
 		}
@@ -185,7 +183,7 @@ func TestReasoningItemsFromFile(t *testing.T) {
 // kept from there, each before the call it preceded.
 func TestStreamReasoningOnlyInFinalOutput(t *testing.T) {
 	t.Parallel()
-	final := loadRecording(t, "h_reasoning_tools").body
+	final := providertest.LoadRecording(t, "h_reasoning_tools").Body
 	body := sse(
 		`{"type":"response.output_item.done","output_index":1,"item":{"id":"fc_68e4a1c1a0388190b3","type":"function_call","status":"completed","arguments":"{\"city\":\"Paris\"}","call_id":"call_wT7pQ2mX9","name":"get_weather"}}`,
 		`{"type":"response.output_item.done","output_index":3,"item":{"id":"fc_68e4a1c2b1c48190b3","type":"function_call","status":"completed","arguments":"{\"city\":\"Lyon\"}","call_id":"call_Ly0nR4kZ2","name":"get_weather"}}`,
@@ -198,7 +196,7 @@ func TestStreamReasoningOnlyInFinalOutput(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(loadRecording(t, "h_reasoning_answer").body)
+		_, _ = w.Write(providertest.LoadRecording(t, "h_reasoning_answer").Body)
 	})
 	m := newModel(srv, openairesponses.Config{})
 	ask := chat.UserMessage("Weather in Paris and Lyon?")
@@ -213,7 +211,7 @@ func TestStreamReasoningOnlyInFinalOutput(t *testing.T) {
 	_, err = m.Chat(context.Background(), &chat.Request{Messages: msgs})
 	require.NoError(t, err)
 	sent := reasoningItems(t, "h_reasoning_tools")
-	second := inputItems(t, got.get(t, 1).body)
+	second := inputItems(t, got.Get(t, 1).Body)
 	require.Len(t, second, 7)
 	assert.Equal(t, string(sent["rs_68e4a1c0f2d08190b3"]), string(second[1]))
 	assert.Equal(t, "function_call call_wT7pQ2mX9", itemSummary(second[2]))

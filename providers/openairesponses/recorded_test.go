@@ -166,7 +166,7 @@ func TestRecordedCases(t *testing.T) {
 			} else {
 				resp, err = m.Chat(context.Background(), tc.req)
 			}
-			checkRecordedRequest(t, tc.name, got.get(t, 0).body)
+			checkRecordedRequest(t, tc.name, got.Get(t, 0).Body)
 			if tc.wantErr != nil {
 				pe := checkProviderError(t, err, tc.wantErr, 404, "nope")
 				assert.Equal(t, tc.wantMsg, pe.Message)

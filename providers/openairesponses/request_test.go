@@ -120,7 +120,7 @@ func TestRequestMapping(t *testing.T) {
 				_, err = m.Chat(context.Background(), tc.req)
 			}
 			require.NoError(t, err)
-			providertest.CheckGolden(t, slug(tc.name), got.get(t, 0).body, *update)
+			providertest.CheckGolden(t, providertest.Slug(tc.name), got.Get(t, 0).Body, *update)
 		})
 	}
 }
@@ -194,7 +194,7 @@ func TestInvalidRequest(t *testing.T) {
 				assert.Equal(t, tc.wantMsg, pe.Message)
 				assert.Zero(t, pe.Attempts, "nothing sent")
 			}
-			assert.Zero(t, got.count())
+			assert.Zero(t, got.Count())
 		})
 	}
 }
@@ -210,7 +210,7 @@ func TestHeaders(t *testing.T) {
 	_, err = m.Stream(context.Background(), req, nil)
 	require.NoError(t, err)
 	for i, accept := range []string{"application/json", "text/event-stream"} {
-		h := got.get(t, i).header
+		h := got.Get(t, i).Header
 		assert.Equal(t, "Bearer "+testKey, h.Get("Authorization"))
 		assert.Equal(t, "application/json", h.Get("Content-Type"))
 		assert.Equal(t, accept, h.Get("Accept"))
@@ -226,18 +226,18 @@ func TestEnvironment(t *testing.T) {
 	m := openairesponses.New(openairesponses.Config{Model: "m", HTTPClient: srv.Client()})
 	_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
 	require.NoError(t, err)
-	assert.Equal(t, "Bearer sk-from-env", got.get(t, 0).header.Get("Authorization"))
+	assert.Equal(t, "Bearer sk-from-env", got.Get(t, 0).Header.Get("Authorization"))
 
 	t.Setenv("OPENAI_API_KEY", "")
 	m = openairesponses.New(openairesponses.Config{Model: "m", HTTPClient: srv.Client()})
 	_, err = m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
 	require.NoError(t, err)
-	assert.NotContains(t, got.get(t, 1).header, http.CanonicalHeaderKey("Authorization"))
+	assert.NotContains(t, got.Get(t, 1).Header, http.CanonicalHeaderKey("Authorization"))
 
 	// Config wins over the environment.
 	t.Setenv("OPENAI_BASE_URL", "http://nowhere.invalid/v1")
 	m = openairesponses.New(openairesponses.Config{BaseURL: srv.URL + "/v1", APIKey: "sk-config-key", Model: "m", HTTPClient: srv.Client()})
 	_, err = m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
 	require.NoError(t, err)
-	assert.Equal(t, "Bearer sk-config-key", got.get(t, 2).header.Get("Authorization"))
+	assert.Equal(t, "Bearer sk-config-key", got.Get(t, 2).Header.Get("Authorization"))
 }

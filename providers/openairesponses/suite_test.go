@@ -14,8 +14,8 @@ import (
 // suite is this provider for the tests every provider runs.
 func suite(t *testing.T) providertest.Provider {
 	reply := func(name string) http.HandlerFunc {
-		rec := loadRecording(t, name)
-		return providertest.Reply(rec.contentType, string(rec.body))
+		rec := providertest.LoadRecording(t, name)
+		return providertest.Reply(rec.ContentType, string(rec.Body))
 	}
 	return providertest.Provider{
 		New: func(root string, s providertest.Settings) chat.StreamingModel {
@@ -36,7 +36,7 @@ func suite(t *testing.T) providertest.Provider {
 		},
 		StreamEnd: sse(mustJSON(map[string]any{"type": "response.completed", "response": map[string]any{
 			"id": "resp_1", "object": "response", "status": "completed", "model": "gpt-5-mini", "output": []any{}}})),
-		ToolCall:     string(loadRecording(t, "ollama/a_tools").body),
+		ToolCall:     string(providertest.LoadRecording(t, "ollama/a_tools").Body),
 		Weather:      chat.ToolDefinition{Name: "get_weather", Description: "Get weather", InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)},
 		ModelError:   `openairesponses: HTTP 503: model "tiny"`,
 		RetryAfterMs: true,
