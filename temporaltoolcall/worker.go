@@ -104,7 +104,7 @@ func (w *Worker) offered(names []string) ([]toolcall.Tool, error) {
 	}
 	out := make([]toolcall.Tool, 0, len(names))
 	for _, n := range names {
-		t := w.find(n)
+		t := find(w.Tools, n)
 		if t == nil {
 			return nil, temporal.NewNonRetryableApplicationError(
 				fmt.Sprintf("%v: no tool named %q is on the worker", toolcall.ErrToolNotFound, n), typeInput, nil)
@@ -112,15 +112,6 @@ func (w *Worker) offered(names []string) ([]toolcall.Tool, error) {
 		out = append(out, t)
 	}
 	return out, nil
-}
-
-func (w *Worker) find(name string) toolcall.Tool {
-	for _, t := range w.Tools {
-		if t.Definition().Name == name {
-			return t
-		}
-	}
-	return nil
 }
 
 // nonRetryableModelErrors are the model errors a retry cannot fix.
@@ -217,6 +208,7 @@ func (w *Worker) model(ctx context.Context, in modelRequest) (*modelReply, error
 	return out, nil
 }
 
+// find returns the tool of tools named name, nil when there is none.
 func find(tools []toolcall.Tool, name string) toolcall.Tool {
 	for _, t := range tools {
 		if t.Definition().Name == name {
