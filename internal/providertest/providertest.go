@@ -163,16 +163,34 @@ func CheckReportedBadCall(t *testing.T, resp *toolcall.Response, wantMsg string,
 	assert.True(t, resp.History[5].IsError)
 }
 
-// CutReply runs prompt, whose model replies with one tool call cut short,
-// through Call or, when stream is set, Stream, and checks what a Client
-// must do with it: no call runs (tool counts its runs) and no result is
-// streamed, the call ends with wantErr wrapping ErrReplyCut, the cut reply
-// is the one Intermediate response, and the history, without it, is ask
-// alone and valid to resend. It returns the call ids the stream announced.
-func CutReply(t *testing.T, prompt *toolcall.Prompt, stream bool, runs func() int32, want *chat.Response, ask chat.Message, wantErr string) (streamed []string) {
+// EmailTool is the tool called in the recorded replies cut short.
+var EmailTool = chat.ToolDefinition{
+	Name:        "send_email",
+	Description: "Send an email",
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`),
+}
+
+// CutAsk is the question of the recorded replies cut short.
+var CutAsk = chat.UserMessage("Email Ana the invoice.")
+
+// CutReply runs a Client over model, whose server (got records its
+// requests) answers CutAsk with a call of EmailTool cut short, through
+// Call or, when stream is set, Stream, and checks what the Client must do
+// with it: no call runs and no result is streamed (a stream announces
+// want's calls), the call ends with wantErr wrapping ErrReplyCut, the cut
+// reply is the one Intermediate response, the history, without it, is
+// CutAsk alone and valid to resend, and no further request is sent.
+func CutReply(t *testing.T, model chat.Model, opts chat.Options, got *Capture, stream bool, want *chat.Response, wantErr string) {
 	t.Helper()
+	var runs atomic.Int32
+	send, err := toolcall.NewTool(EmailTool, func(ctx context.Context, args json.RawMessage) (string, error) {
+		runs.Add(1)
+		return "sent", nil
+	})
+	require.NoError(t, err)
+	prompt := toolcall.NewClient(model).Prompt(CutAsk.Content).Tools(send).Options(opts)
 	var resp *toolcall.Response
-	var err error
+	var streamed []string
 	if stream {
 		for ev, e := range prompt.Stream(context.Background()) {
 			if ev.Kind == toolcall.EventToolCall {
@@ -183,18 +201,23 @@ func CutReply(t *testing.T, prompt *toolcall.Prompt, stream bool, runs func() in
 				resp, err = ev.Response, e
 			}
 		}
+		var ids []string
+		for _, c := range want.Message.ToolCalls {
+			ids = append(ids, c.ID)
+		}
+		assert.Equal(t, ids, streamed)
 	} else {
 		resp, err = prompt.Call(context.Background())
 	}
 	require.ErrorIs(t, err, toolcall.ErrReplyCut)
 	require.EqualError(t, err, wantErr)
-	assert.Zero(t, runs(), "the tool must not run")
+	assert.Zero(t, runs.Load(), "the tool must not run")
 	require.NotNil(t, resp)
 	assert.Equal(t, []*chat.Response{want}, resp.Intermediate)
 	assert.Empty(t, resp.Executions)
-	assert.Equal(t, []chat.Message{ask}, resp.History)
+	assert.Equal(t, []chat.Message{CutAsk}, resp.History)
 	require.NoError(t, toolcalltest.CheckHistory(resp.History))
-	return streamed
+	assert.Equal(t, 1, got.Count(), "no request after the cut reply")
 }
 
 // A Flaky is a test server for the retries: it answers the first Fails

@@ -3,7 +3,6 @@ package anthropic_test
 import (
 	"context"
 	"encoding/json"
-	"sync/atomic"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -71,20 +70,12 @@ func TestRecordedLoop(t *testing.T) {
 	}
 }
 
-// emailTool is the tool called in the h_*max_tokens_tool_call replies.
-var emailTool = chat.ToolDefinition{
-	Name:        "send_email",
-	Description: "Send an email",
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`),
-}
-
 // TestReplyCutShort: a reply with a complete call and stop_reason
 // max_tokens finishes with FinishLength, and a Client runs none of its
 // calls, with Chat and with Stream.
 func TestReplyCutShort(t *testing.T) {
 	t.Parallel()
 	const wantErr = `toolcall: model reply cut short: finish reason "length"; its 1 tool call was not run`
-	ask := chat.UserMessage("Email Ana the invoice.")
 	want := &chat.Response{
 		Message:      chat.AssistantMessage("", call("toolu_email", "send_email", `{"to":"ana@example.com","subject":"Invoice"}`)),
 		FinishReason: chat.FinishLength,
@@ -102,18 +93,7 @@ func TestReplyCutShort(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv, got := replay(t, tc.recording)
-			var runs atomic.Int32
-			send, err := toolcall.NewTool(emailTool, func(ctx context.Context, args json.RawMessage) (string, error) {
-				runs.Add(1)
-				return "sent", nil
-			})
-			require.NoError(t, err)
-			prompt := toolcall.NewClient(newModel(srv, anthropic.Config{})).Prompt(ask.Content).Tools(send)
-			streamed := providertest.CutReply(t, prompt, tc.stream, runs.Load, want, ask, wantErr)
-			if tc.stream {
-				assert.Equal(t, []string{"toolu_email"}, streamed)
-			}
-			assert.Equal(t, 1, got.Count(), "no request after the cut reply")
+			providertest.CutReply(t, newModel(srv, anthropic.Config{}), chat.Options{}, got, tc.stream, want, wantErr)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package ollama_test
 import (
 	"context"
 	"encoding/json"
-	"sync/atomic"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -11,17 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 )
-
-// emailTool is the tool offered in the h_*length_tool_call recordings.
-var emailTool = chat.ToolDefinition{
-	Name:        "send_email",
-	Description: "Send an email",
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`),
-}
 
 // TestReplyCutShort: a reply whose final line says done_reason "length"
 // finishes with FinishLength although it has a tool call (Ollama's "stop"
@@ -30,7 +21,6 @@ var emailTool = chat.ToolDefinition{
 func TestReplyCutShort(t *testing.T) {
 	t.Parallel()
 	const wantErr = `toolcall: model reply cut short: finish reason "length"; its 1 tool call was not run`
-	ask := chat.UserMessage("Email Ana the invoice.")
 	for _, tc := range []struct {
 		name, recording, callID string
 		stream                  bool
@@ -55,7 +45,7 @@ func TestReplyCutShort(t *testing.T) {
 				t.Parallel()
 				srv, got := replay(t, tc.recording)
 				m := newModel(srv, ollama.Config{})
-				req := &chat.Request{Messages: []chat.Message{ask}, Tools: []chat.ToolDefinition{emailTool}, Options: opts}
+				req := &chat.Request{Messages: []chat.Message{providertest.CutAsk}, Tools: []chat.ToolDefinition{providertest.EmailTool}, Options: opts}
 				var resp *chat.Response
 				var err error
 				if tc.stream {
@@ -71,19 +61,7 @@ func TestReplyCutShort(t *testing.T) {
 			t.Run("client", func(t *testing.T) {
 				t.Parallel()
 				srv, got := replay(t, tc.recording)
-				var runs atomic.Int32
-				send, err := toolcall.NewTool(emailTool, func(ctx context.Context, args json.RawMessage) (string, error) {
-					runs.Add(1)
-					return "sent", nil
-				})
-				require.NoError(t, err)
-				prompt := toolcall.NewClient(newModel(srv, ollama.Config{})).Prompt(ask.Content).Tools(send).Options(opts)
-
-				streamed := providertest.CutReply(t, prompt, tc.stream, runs.Load, want, ask, wantErr)
-				if tc.stream {
-					assert.Equal(t, []string{tc.callID}, streamed)
-				}
-				assert.Equal(t, 1, got.Count(), "no request after the cut reply")
+				providertest.CutReply(t, newModel(srv, ollama.Config{}), opts, got, tc.stream, want, wantErr)
 				checkCaptured(t, tc.recording, got.Get(t, 0).Body)
 			})
 		})

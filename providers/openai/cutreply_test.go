@@ -2,8 +2,6 @@ package openai_test
 
 import (
 	"context"
-	"encoding/json"
-	"sync/atomic"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -11,17 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
-
-// emailTool is the tool called in the h_*length_tool_call recordings.
-var emailTool = chat.ToolDefinition{
-	Name:        "send_email",
-	Description: "Send an email",
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`),
-}
 
 // TestReplyCutShort: a reply with a complete tool call and finish_reason
 // "length" finishes with FinishLength, and a Client runs none of its
@@ -29,7 +19,6 @@ var emailTool = chat.ToolDefinition{
 func TestReplyCutShort(t *testing.T) {
 	t.Parallel()
 	const wantErr = `toolcall: model reply cut short: finish reason "length"; its 1 tool call was not run`
-	ask := chat.UserMessage("Email Ana the invoice.")
 	want := &chat.Response{
 		Message:      chat.AssistantMessage("", call("call_email", "send_email", `{"to":"ana@example.com","subject":"Invoice"}`)),
 		FinishReason: chat.FinishLength,
@@ -51,7 +40,7 @@ func TestReplyCutShort(t *testing.T) {
 				t.Parallel()
 				srv, _ := replay(t, tc.recording)
 				m := newModel(srv, openai.Config{})
-				req := &chat.Request{Messages: []chat.Message{ask}, Tools: []chat.ToolDefinition{emailTool}}
+				req := &chat.Request{Messages: []chat.Message{providertest.CutAsk}, Tools: []chat.ToolDefinition{providertest.EmailTool}}
 				var resp *chat.Response
 				var err error
 				if tc.stream {
@@ -66,19 +55,7 @@ func TestReplyCutShort(t *testing.T) {
 			t.Run("client", func(t *testing.T) {
 				t.Parallel()
 				srv, got := replay(t, tc.recording)
-				var runs atomic.Int32
-				send, err := toolcall.NewTool(emailTool, func(ctx context.Context, args json.RawMessage) (string, error) {
-					runs.Add(1)
-					return "sent", nil
-				})
-				require.NoError(t, err)
-				prompt := toolcall.NewClient(newModel(srv, openai.Config{})).Prompt(ask.Content).Tools(send)
-
-				streamed := providertest.CutReply(t, prompt, tc.stream, runs.Load, want, ask, wantErr)
-				if tc.stream {
-					assert.Equal(t, []string{"call_email"}, streamed)
-				}
-				assert.Equal(t, 1, got.Count(), "no request after the cut reply")
+				providertest.CutReply(t, newModel(srv, openai.Config{}), chat.Options{}, got, tc.stream, want, wantErr)
 			})
 		})
 	}

@@ -2,8 +2,6 @@ package openairesponses_test
 
 import (
 	"context"
-	"encoding/json"
-	"sync/atomic"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -11,24 +9,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openairesponses"
 )
-
-// emailTool is the tool called in the cut replies.
-var emailTool = chat.ToolDefinition{
-	Name:        "send_email",
-	Description: "Send an email",
-	InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"subject":{"type":"string"}},"required":["to"]}`),
-}
 
 // TestReplyCut: a response whose status is "incomplete" is a reply cut
 // short, FinishLength for max_output_tokens and FinishFiltered for
 // content_filter, whatever calls it holds; a Client runs none of them.
 func TestReplyCut(t *testing.T) {
 	t.Parallel()
-	ask := chat.UserMessage("Email Ana the invoice.")
 	email := call("call_email", "send_email", `{"to":"ana@example.com","subject":"Invoice"}`)
 	usage := chat.Usage{PromptTokens: 90, CompletionTokens: 12, TotalTokens: 102}
 	for _, tc := range []struct {
@@ -63,7 +52,7 @@ func TestReplyCut(t *testing.T) {
 				t.Parallel()
 				srv, _ := replay(t, tc.recording)
 				m := newModel(srv, openairesponses.Config{})
-				req := &chat.Request{Messages: []chat.Message{ask}, Tools: []chat.ToolDefinition{emailTool}}
+				req := &chat.Request{Messages: []chat.Message{providertest.CutAsk}, Tools: []chat.ToolDefinition{providertest.EmailTool}}
 				var resp *chat.Response
 				var err error
 				if tc.stream {
@@ -78,18 +67,7 @@ func TestReplyCut(t *testing.T) {
 			t.Run("client", func(t *testing.T) {
 				t.Parallel()
 				srv, got := replay(t, tc.recording)
-				var runs atomic.Int32
-				send, err := toolcall.NewTool(emailTool, func(ctx context.Context, args json.RawMessage) (string, error) {
-					runs.Add(1)
-					return "sent", nil
-				})
-				require.NoError(t, err)
-				prompt := toolcall.NewClient(newModel(srv, openairesponses.Config{})).Prompt(ask.Content).Tools(send)
-				streamed := providertest.CutReply(t, prompt, tc.stream, runs.Load, tc.want, ask, tc.wantErr)
-				if tc.stream {
-					assert.Equal(t, []string{"call_email"}, streamed)
-				}
-				assert.Equal(t, 1, got.Count(), "no request after the cut reply")
+				providertest.CutReply(t, newModel(srv, openairesponses.Config{}), chat.Options{}, got, tc.stream, tc.want, tc.wantErr)
 			})
 		})
 	}
