@@ -528,13 +528,8 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 				slices.ContainsFunc(c.waiting, func(w *waiting) bool { return w.decision != nil })
 		}
 		if timeout > 0 && len(c.waiting) > 0 {
-			first := c.waiting[0].since
-			for _, w := range c.waiting {
-				if w.since.Before(first) {
-					first = w.since
-				}
-			}
-			wait := first.Add(timeout).Sub(workflow.Now(c.ctx))
+			// Calls join c.waiting as they pause, so the first has waited longest.
+			wait := c.waiting[0].since.Add(timeout).Sub(workflow.Now(c.ctx))
 			ok := false
 			if wait > 0 {
 				var err error
