@@ -1,11 +1,12 @@
 // Package wire holds what the providers do alike with the JSON they send
 // and receive, written once: request bodies without HTML escaping
 // ([Encode]) and the fields Options.Extra adds to them ([AddExtra]); a
-// tool call's arguments as they arrive ([RawArguments]) and as they are
-// sent ([Arguments]); the ids of a reply's tool calls, made unique in
-// linear time ([CallIDs]); and what an error says about a payload that
-// did not decode ([DecodeProblem], [Kind]) or about a server's message
-// ([Phrases]). What differs between the APIs (the reserved request
+// tool's input schema as it is sent ([Parameters]) and the error naming
+// one that is not JSON ([SchemaError]); a tool call's arguments as they
+// arrive ([RawArguments]) and as they are sent ([Arguments]); the ids of
+// a reply's tool calls, made unique in linear time ([CallIDs]); and what
+// an error says about a payload that did not decode ([DecodeProblem],
+// [Kind]) or about a server's message ([Phrases]). What differs between the APIs (the reserved request
 // fields, the API's name, the prefix of a made-up id, the phrases) is a
 // parameter, so that each provider keeps its own.
 package wire
@@ -18,6 +19,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolcall-go/toolcall/chat"
 )
 
 // AddExtra adds to body, a JSON object, the keys of extra it does not
@@ -58,6 +61,29 @@ func Encode(v any) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// Parameters returns a tool's input schema as it is sent: as it is, or,
+// when it is empty or null, an object schema without properties, as the
+// APIs reject a tool without one (OpenAI's also one without "properties").
+func Parameters(schema json.RawMessage) json.RawMessage {
+	if t := bytes.TrimSpace(schema); len(t) == 0 || string(t) == "null" {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return schema
+}
+
+// SchemaError names the first tool whose input schema is not valid JSON,
+// or returns nil. A provider calls it only once encoding a request has
+// failed: the encoder checks every schema it writes, so checking them
+// before would read each one twice on every request.
+func SchemaError(tools []chat.ToolDefinition) error {
+	for _, d := range tools {
+		if len(bytes.TrimSpace(d.InputSchema)) > 0 && !json.Valid(d.InputSchema) {
+			return fmt.Errorf("tool %q: input schema is not valid JSON", d.Name)
+		}
+	}
+	return nil
 }
 
 // Arguments returns a tool call's arguments as they are, or "{}" when

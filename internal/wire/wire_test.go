@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolcall-go/toolcall/chat"
 	"go.uber.org/goleak"
 )
 
@@ -32,6 +33,23 @@ func TestAddExtra(t *testing.T) {
 	assert.ErrorContains(t, err, `key "f": json: unsupported type: func()`)
 	_, err = AddExtra([]byte(`[1]`), map[string]any{"a": 1}, nil)
 	assert.Error(t, err, "a body that is not an object")
+}
+
+func TestParameters(t *testing.T) {
+	for _, in := range []string{"", " ", "null", " null\n"} {
+		assert.JSONEq(t, `{"type":"object","properties":{}}`, string(Parameters(json.RawMessage(in))), "%q", in)
+	}
+	schema := json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}}}`)
+	assert.Equal(t, schema, Parameters(schema))
+}
+
+func TestSchemaError(t *testing.T) {
+	ok := chat.ToolDefinition{Name: "ok", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	none := chat.ToolDefinition{Name: "none"}
+	assert.NoError(t, SchemaError([]chat.ToolDefinition{ok, none}))
+	bad := chat.ToolDefinition{Name: "bad", InputSchema: json.RawMessage(`{"type":`)}
+	assert.EqualError(t, SchemaError([]chat.ToolDefinition{ok, none, bad, {Name: "worse", InputSchema: json.RawMessage(`[`)}}),
+		`tool "bad": input schema is not valid JSON`)
 }
 
 func TestAddExtraNone(t *testing.T) {

@@ -78,10 +78,6 @@ type cacheControl struct {
 
 var ephemeral = &cacheControl{Type: "ephemeral"}
 
-// noParameters stands in for an empty or null input schema: the API
-// requires an object schema.
-var noParameters = json.RawMessage(`{"type":"object","properties":{}}`)
-
 // emptyInput is the input of a call whose arguments are empty, null or
 // not a JSON object: the API requires an object.
 var emptyInput = json.RawMessage(`{}`)
@@ -157,13 +153,7 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	if len(req.Tools) > 0 {
 		wr.Tools = make([]wireTool, len(req.Tools))
 		for i, d := range req.Tools {
-			schema := d.InputSchema
-			if t := bytes.TrimSpace(schema); len(t) == 0 || string(t) == "null" {
-				schema = noParameters
-			} else if !json.Valid(t) {
-				return invalid("tool %q: input schema is not valid JSON", d.Name)
-			}
-			wr.Tools[i] = wireTool{Name: d.Name, Description: d.Description, InputSchema: schema, Strict: d.Strict}
+			wr.Tools[i] = wireTool{Name: d.Name, Description: d.Description, InputSchema: wire.Parameters(d.InputSchema), Strict: d.Strict}
 		}
 		if m.caching {
 			wr.Tools[len(wr.Tools)-1].CacheControl = ephemeral
@@ -180,6 +170,9 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 
 	body, err := wire.Encode(&wr)
 	if err != nil {
+		if err := wire.SchemaError(req.Tools); err != nil {
+			return invalid("%v", err)
+		}
 		return invalid("encoding request: %v", err)
 	}
 	if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {

@@ -119,8 +119,6 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 			params := d.InputSchema
 			if len(bytes.TrimSpace(params)) == 0 {
 				params = noParameters
-			} else if !json.Valid(params) {
-				return invalid("tool %q: input schema is not valid JSON", d.Name)
 			}
 			wr.Tools = append(wr.Tools, wireTool{
 				Type:     "function",
@@ -158,7 +156,13 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 
 	body, err := wire.Encode(wr)
 	if err != nil {
-		// Only a value in Options or Extra that JSON cannot hold gets here.
+		// A tool's input schema that is not JSON, or a value in Options
+		// or Extra that JSON cannot hold.
+		if len(wr.Tools) > 0 {
+			if err := wire.SchemaError(req.Tools); err != nil {
+				return invalid("%v", err)
+			}
+		}
 		return invalid("encoding request: %v", err)
 	}
 	return body, model, nil

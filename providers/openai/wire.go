@@ -84,10 +84,6 @@ type wireCallFunc struct {
 	Arguments string `json:"arguments,omitempty"`
 }
 
-// noParameters stands in for an empty input schema: OpenAI rejects an
-// object schema without "properties".
-var noParameters = json.RawMessage(`{"type":"object","properties":{}}`)
-
 // reservedKeys are the request fields Options.Extra cannot set: they follow
 // from the request itself.
 var reservedKeys = []string{"model", "messages", "stream", "stream_options", "tools", "tool_choice"}
@@ -135,11 +131,7 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	if len(req.Tools) > 0 {
 		wr.Tools = make([]wireTool, len(req.Tools))
 		for i, d := range req.Tools {
-			params := d.InputSchema
-			if t := bytes.TrimSpace(params); len(t) == 0 || string(t) == "null" {
-				params = noParameters
-			}
-			wr.Tools[i] = wireTool{Type: "function", Function: wireFunctionDecl{Name: d.Name, Description: d.Description, Strict: d.Strict, Parameters: params}}
+			wr.Tools[i] = wireTool{Type: "function", Function: wireFunctionDecl{Name: d.Name, Description: d.Description, Strict: d.Strict, Parameters: wire.Parameters(d.InputSchema)}}
 		}
 		// OpenAI rejects tool_choice and parallel_tool_calls without tools.
 		switch c := req.ToolChoice; {
@@ -168,10 +160,8 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 
 	body, err := wire.Encode(&wr)
 	if err != nil {
-		for _, d := range req.Tools {
-			if len(bytes.TrimSpace(d.InputSchema)) > 0 && !json.Valid(d.InputSchema) {
-				return invalid("tool %q: input schema is not valid JSON", d.Name)
-			}
+		if err := wire.SchemaError(req.Tools); err != nil {
+			return invalid("%v", err)
 		}
 		for i, msg := range req.Messages {
 			for _, tc := range msg.ToolCalls {

@@ -76,10 +76,6 @@ type toolChoice struct {
 	Name string `json:"name"`
 }
 
-// noParameters stands in for an empty input schema: OpenAI rejects an
-// object schema without "properties".
-var noParameters = json.RawMessage(`{"type":"object","properties":{}}`)
-
 // reservedKeys are the request fields Options.Extra cannot set: they follow
 // from the request itself. previous_response_id is among them because this
 // package sends the whole conversation every time.
@@ -137,13 +133,7 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	if len(req.Tools) > 0 {
 		wr.Tools = make([]tool, len(req.Tools))
 		for i, d := range req.Tools {
-			params := d.InputSchema
-			if t := bytes.TrimSpace(params); len(t) == 0 || string(t) == "null" {
-				params = noParameters
-			} else if !json.Valid(t) {
-				return invalid("tool %q: input schema is not valid JSON", d.Name)
-			}
-			wr.Tools[i] = tool{Type: "function", Name: d.Name, Description: d.Description, Parameters: params, Strict: d.Strict}
+			wr.Tools[i] = tool{Type: "function", Name: d.Name, Description: d.Description, Parameters: wire.Parameters(d.InputSchema), Strict: d.Strict}
 		}
 		switch c := req.ToolChoice; {
 		case c.Name != "":
@@ -156,6 +146,9 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 
 	body, err := wire.Encode(&wr)
 	if err != nil {
+		if err := wire.SchemaError(req.Tools); err != nil {
+			return invalid("%v", err)
+		}
 		return invalid("encoding request: %v", err)
 	}
 	if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {
