@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/decision"
 	"github.com/toolcall-go/toolcall/internal/modelcall"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
 	"go.temporal.io/sdk/temporal"
@@ -588,7 +589,9 @@ func (c *conversation) finished(round int, call chat.ToolCall, r running, execs 
 	return nil
 }
 
-// denied is the record of a call refused without running.
+// denied is the record of a call refused without running, told to the
+// model as a denial by the approver is.
 func denied(call chat.ToolCall, round int, reason string) toolcall.ToolExecution {
-	return toolcall.ToolExecution{Call: call, Round: round, IsError: true, Result: "tool call denied: " + reason}
+	d := &decision.Denial{Reason: reason}
+	return toolcall.ToolExecution{Call: call, Round: round, IsError: true, Result: d.Error()}
 }
