@@ -31,6 +31,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -147,46 +148,26 @@ func chooseModel(provider, name string) (chat.Model, error) {
 		fmt.Print(offlineBanner)
 		return scriptedModel(), nil
 	case "openai":
-		if name == "" {
-			name = "gpt-4o-mini"
-		}
-		server := os.Getenv("OPENAI_BASE_URL")
-		if server == "" {
-			server = "OpenAI"
-		}
+		name = cmp.Or(name, "gpt-4o-mini")
+		server := cmp.Or(os.Getenv("OPENAI_BASE_URL"), "OpenAI")
 		fmt.Printf("Using model %s on %s.\n\n", name, server)
 		// BaseURL and APIKey default to $OPENAI_BASE_URL and $OPENAI_API_KEY.
 		return openai.New(openai.Config{Model: name}), nil
 	case "responses":
-		if name == "" {
-			name = "gpt-5-mini"
-		}
-		server := os.Getenv("OPENAI_BASE_URL")
-		if server == "" {
-			server = "OpenAI"
-		}
+		name = cmp.Or(name, "gpt-5-mini")
+		server := cmp.Or(os.Getenv("OPENAI_BASE_URL"), "OpenAI")
 		fmt.Printf("Using model %s on %s (Responses API).\n\n", name, server)
 		// BaseURL and APIKey default to $OPENAI_BASE_URL and $OPENAI_API_KEY.
 		return openairesponses.New(openairesponses.Config{Model: name}), nil
 	case "anthropic":
-		if name == "" {
-			name = "claude-sonnet-4-5"
-		}
-		server := os.Getenv("ANTHROPIC_BASE_URL")
-		if server == "" {
-			server = "Anthropic"
-		}
+		name = cmp.Or(name, "claude-sonnet-4-5")
+		server := cmp.Or(os.Getenv("ANTHROPIC_BASE_URL"), "Anthropic")
 		fmt.Printf("Using model %s on %s (Messages API).\n\n", name, server)
 		// BaseURL and APIKey default to $ANTHROPIC_BASE_URL and $ANTHROPIC_API_KEY.
 		return anthropic.New(anthropic.Config{Model: name}), nil
 	case "ollama":
-		if name == "" {
-			name = "qwen2.5"
-		}
-		server := os.Getenv("OLLAMA_HOST")
-		if server == "" {
-			server = ollama.DefaultBaseURL
-		}
+		name = cmp.Or(name, "qwen2.5")
+		server := cmp.Or(os.Getenv("OLLAMA_HOST"), ollama.DefaultBaseURL)
 		fmt.Printf("Using model %s on Ollama at %s.\n\n", name, server)
 		// BaseURL defaults to $OLLAMA_HOST.
 		return ollama.New(ollama.Config{Model: name}), nil
