@@ -14,7 +14,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolcall-go/toolcall/chat"
 )
 
 // A Recording is one exchange from testdata/: NAME.meta.json (status and
@@ -120,6 +122,24 @@ func Replay(t testing.TB, path string, names ...string) (*httptest.Server, *Capt
 	return Serve(t, path, func(w http.ResponseWriter, r *http.Request, i int) {
 		recs[min(i, len(recs)-1)].ServeHTTP(w, r)
 	})
+}
+
+// CheckProviderError checks the fields every error of provider carries:
+// it wraps sentinel and is a *chat.ProviderError of that status and
+// model; and that key, unless empty, shows nowhere in it.
+func CheckProviderError(t testing.TB, err, sentinel error, provider, key string, status int, model string) *chat.ProviderError {
+	t.Helper()
+	require.Error(t, err)
+	require.ErrorIs(t, err, sentinel)
+	var pe *chat.ProviderError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, provider, pe.Provider)
+	assert.Equal(t, status, pe.StatusCode)
+	assert.Equal(t, model, pe.Model)
+	if key != "" {
+		CheckNoKey(t, err, key)
+	}
+	return pe
 }
 
 // CheckNoKey fails if key shows in err: its message, its %+v and %#v

@@ -13,8 +13,6 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/providertest"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
 	"github.com/toolcall-go/toolcall/providers/anthropic"
@@ -111,18 +109,11 @@ func sse(events ...string) string {
 }
 
 // checkProviderError checks the fields every error of this package
+// checkProviderError checks the fields every error of this package
 // carries, and that the API key appears nowhere in it.
-func checkProviderError(t *testing.T, err error, sentinel error, status int, model string) *chat.ProviderError {
+func checkProviderError(t *testing.T, err, sentinel error, status int, model string) *chat.ProviderError {
 	t.Helper()
-	require.Error(t, err)
-	require.ErrorIs(t, err, sentinel)
-	var pe *chat.ProviderError
-	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, "anthropic", pe.Provider)
-	assert.Equal(t, status, pe.StatusCode)
-	assert.Equal(t, model, pe.Model)
-	providertest.CheckNoKey(t, err, testKey)
-	return pe
+	return providertest.CheckProviderError(t, err, sentinel, "anthropic", testKey, status, model)
 }
 
 func ptr[T any](v T) *T { return &v }

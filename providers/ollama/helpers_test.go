@@ -68,15 +68,9 @@ func checkCaptured(t *testing.T, name string, got []byte) {
 	assert.JSONEq(t, string(wb), string(gb), "request body differs from the recorded one")
 }
 
-// checkProviderError checks the fields every adapter error must carry.
-func checkProviderError(t *testing.T, err error, sentinel error, status int, model string) *chat.ProviderError {
+// checkProviderError checks the fields every error of this package
+// carries.
+func checkProviderError(t *testing.T, err, sentinel error, status int, model string) *chat.ProviderError {
 	t.Helper()
-	require.Error(t, err)
-	require.ErrorIs(t, err, sentinel)
-	var pe *chat.ProviderError
-	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, "ollama", pe.Provider)
-	assert.Equal(t, status, pe.StatusCode)
-	assert.Equal(t, model, pe.Model)
-	return pe
+	return providertest.CheckProviderError(t, err, sentinel, "ollama", "", status, model)
 }

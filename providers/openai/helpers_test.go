@@ -92,18 +92,11 @@ func checkCaptured(t *testing.T, name string, got []byte) {
 }
 
 // checkProviderError checks the fields every adapter error must carry, and
-// that the API key appears nowhere in it.
-func checkProviderError(t *testing.T, err error, sentinel error, status int, model string) *chat.ProviderError {
+// checkProviderError checks the fields every error of this package
+// carries, and that the API key appears nowhere in it.
+func checkProviderError(t *testing.T, err, sentinel error, status int, model string) *chat.ProviderError {
 	t.Helper()
-	require.Error(t, err)
-	require.ErrorIs(t, err, sentinel)
-	var pe *chat.ProviderError
-	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, "openai", pe.Provider)
-	assert.Equal(t, status, pe.StatusCode)
-	assert.Equal(t, model, pe.Model)
-	providertest.CheckNoKey(t, err, testKey)
-	return pe
+	return providertest.CheckProviderError(t, err, sentinel, "openai", testKey, status, model)
 }
 
 func ptr[T any](v T) *T { return &v }

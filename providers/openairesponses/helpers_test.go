@@ -11,8 +11,6 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/providertest"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
 	"github.com/toolcall-go/toolcall/providers/openairesponses"
@@ -75,18 +73,11 @@ func newModel(srv *httptest.Server, cfg openairesponses.Config) *openairesponses
 }
 
 // checkProviderError checks the fields every error must carry, and that
-// the API key appears nowhere in it.
-func checkProviderError(t *testing.T, err error, sentinel error, status int, model string) *chat.ProviderError {
+// checkProviderError checks the fields every error of this package
+// carries, and that the API key appears nowhere in it.
+func checkProviderError(t *testing.T, err, sentinel error, status int, model string) *chat.ProviderError {
 	t.Helper()
-	require.Error(t, err)
-	require.ErrorIs(t, err, sentinel)
-	var pe *chat.ProviderError
-	require.ErrorAs(t, err, &pe)
-	assert.Equal(t, "openairesponses", pe.Provider)
-	assert.Equal(t, status, pe.StatusCode)
-	assert.Equal(t, model, pe.Model)
-	providertest.CheckNoKey(t, err, testKey)
-	return pe
+	return providertest.CheckProviderError(t, err, sentinel, "openairesponses", testKey, status, model)
 }
 
 // sse writes events as a stream: "event: TYPE" and "data: JSON" lines.
