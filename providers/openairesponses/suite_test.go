@@ -14,8 +14,7 @@ import (
 // suite is this provider for the tests every provider runs.
 func suite(t *testing.T) providertest.Provider {
 	reply := func(name string) http.HandlerFunc {
-		rec := providertest.LoadRecording(t, name)
-		return providertest.Reply(rec.ContentType, string(rec.Body))
+		return providertest.LoadRecording(t, name).ServeHTTP
 	}
 	return providertest.Provider{
 		New: func(root string, s providertest.Settings) chat.StreamingModel {
