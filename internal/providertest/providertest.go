@@ -395,3 +395,25 @@ func Hammer(t *testing.T, calls, concurrency int, call func() error) {
 		t.Fatalf("a call failed: %v", firstErr)
 	}
 }
+
+// CheckRepeatedIDs runs send, which asks for a reply of n tool calls that
+// all have the id id, and checks that the calls get n ids of their own
+// (id, id_1, ..., id_<n-1>) in time in proportion to n: trying every
+// suffix from 1 for each call took minutes. what names the case in
+// failures.
+func CheckRepeatedIDs(t *testing.T, what, id string, n int, send func() (*chat.Response, error)) {
+	t.Helper()
+	start := time.Now()
+	resp, err := send()
+	require.NoError(t, err, what)
+	assert.Less(t, time.Since(start), 30*time.Second, what)
+	require.Len(t, resp.Message.ToolCalls, n, what)
+	seen := make(map[string]bool, n)
+	for _, c := range resp.Message.ToolCalls {
+		seen[c.ID] = true
+	}
+	assert.Len(t, seen, n, what)
+	assert.Equal(t, id, resp.Message.ToolCalls[0].ID, what)
+	assert.Equal(t, id+"_1", resp.Message.ToolCalls[1].ID, what)
+	assert.Equal(t, fmt.Sprintf("%s_%d", id, n-1), resp.Message.ToolCalls[n-1].ID, what)
+}

@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
-	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"go.uber.org/goleak"
 
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/anthropic"
 )
 

@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
-	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/anthropic"
 )
 

@@ -5,13 +5,13 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/anthropic"
 )
 
@@ -217,18 +217,9 @@ func TestRepeatedCallIDs(t *testing.T) {
 	const n = 5000
 	blocks := strings.Repeat(`{"type":"tool_use","id":"toolu_1","name":"now","input":{}},`, n)
 	srv, _ := serve(t, reply(`{"type":"message","role":"assistant","model":"m","content":[`+strings.TrimSuffix(blocks, ",")+`],"stop_reason":"tool_use"}`))
-	start := time.Now()
-	resp, err := newModel(srv, anthropic.Config{}).Chat(context.Background(), hiRequest)
-	require.NoError(t, err)
-	assert.Less(t, time.Since(start), 30*time.Second)
-	require.Len(t, resp.Message.ToolCalls, n)
-	seen := map[string]bool{}
-	for _, c := range resp.Message.ToolCalls {
-		seen[c.ID] = true
-	}
-	assert.Len(t, seen, n)
-	assert.Equal(t, "toolu_1", resp.Message.ToolCalls[0].ID)
-	assert.Equal(t, "toolu_1_4999", resp.Message.ToolCalls[n-1].ID)
+	providertest.CheckRepeatedIDs(t, "chat", "toolu_1", n, func() (*chat.Response, error) {
+		return newModel(srv, anthropic.Config{}).Chat(context.Background(), hiRequest)
+	})
 }
 
 // TestStreamAnsweredWithJSON: a server that answers a stream request

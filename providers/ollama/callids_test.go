@@ -6,13 +6,10 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 )
 
@@ -35,18 +32,6 @@ func TestRepeatedCallIDs(t *testing.T) {
 		"chat":   func() (*chat.Response, error) { return m.Chat(context.Background(), req) },
 		"stream": func() (*chat.Response, error) { return m.Stream(context.Background(), req, nil) },
 	} {
-		start := time.Now()
-		resp, err := send()
-		require.NoError(t, err, name)
-		assert.Less(t, time.Since(start), 30*time.Second, name)
-		require.Len(t, resp.Message.ToolCalls, n, name)
-		seen := map[string]bool{}
-		for _, c := range resp.Message.ToolCalls {
-			seen[c.ID] = true
-		}
-		assert.Len(t, seen, n, name)
-		assert.Equal(t, "call_1", resp.Message.ToolCalls[0].ID, name)
-		assert.Equal(t, "call_1_1", resp.Message.ToolCalls[1].ID, name)
-		assert.Equal(t, "call_1_4999", resp.Message.ToolCalls[n-1].ID, name)
+		providertest.CheckRepeatedIDs(t, name, "call_1", n, send)
 	}
 }

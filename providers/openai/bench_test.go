@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
-	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	goopenai "github.com/sashabaranov/go-openai"
 
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
 

@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
-	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openairesponses"
 )
 

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openairesponses"
 )
 
@@ -286,14 +287,7 @@ func TestRepeatedCallIDs(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, body.String())
 	})
-	resp, err := newModel(srv, openairesponses.Config{}).Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
-	require.NoError(t, err)
-	require.Len(t, resp.Message.ToolCalls, 5000)
-	seen := map[string]bool{}
-	for _, c := range resp.Message.ToolCalls {
-		seen[c.ID] = true
-	}
-	assert.Len(t, seen, 5000)
-	assert.Equal(t, "call_1", resp.Message.ToolCalls[0].ID)
-	assert.Equal(t, "call_1_4999", resp.Message.ToolCalls[4999].ID)
+	providertest.CheckRepeatedIDs(t, "chat", "call_1", 5000, func() (*chat.Response, error) {
+		return newModel(srv, openairesponses.Config{}).Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
+	})
 }
