@@ -46,7 +46,7 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 			}
 			return reply, err
 		}
-		s := streamReader{rep: rep, yield: yield, limit: rep.Limit()}
+		s := streamReader{rep: rep, yield: yield}
 		return s.read(ctx, rep.Lines())
 	})
 }
@@ -54,7 +54,6 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 // A streamReader reads one stream of events into a reply.
 type streamReader struct {
 	rep   *httpline.Reply
-	limit int64 // of the reply, in bytes; negative: none
 	yield func(chat.Delta) bool
 	a     assembler
 	// slots maps an output item (by id, else by "#" and its output_index)
@@ -304,7 +303,7 @@ func (s *streamReader) complete(i int, id, name string, args []byte) bool {
 // room returns an error when n more bytes would take the reply beyond
 // the response limit (or when it is beyond already, for n = 0).
 func (s *streamReader) room(n int) error {
-	if s.limit >= 0 && s.a.size()+int64(n) > s.limit {
+	if limit := s.rep.Limit(); limit >= 0 && s.a.size()+int64(n) > limit {
 		return s.rep.TooLarge("streamed reply")
 	}
 	return nil
