@@ -56,9 +56,6 @@ type streamState struct {
 	stop  bool  // a stop_reason arrived
 }
 
-// errStopped ends the reading when yield returned false.
-var errStopped = chat.ErrStreamStopped
-
 func (s *streamState) read(ctx context.Context, lines *httpline.LineReader) (*chat.Response, error) {
 	errorEvent := false // the event being read was announced as "event: error"
 	for {
@@ -195,7 +192,7 @@ func (s *streamState) start(ev *streamEvent) error {
 	case "tool_use":
 		d := chat.ToolCallDelta{Index: b.call, ID: b.ID, Name: b.Name}
 		if !s.yield(chat.Delta{ToolCall: &d}) {
-			return errStopped
+			return chat.ErrStreamStopped
 		}
 	case "redacted_thinking":
 	default:
@@ -249,7 +246,7 @@ func (s *streamState) delta(ev *streamEvent) error {
 		b.hasArgs = true
 		b.args = append(b.args, d.PartialJSON...)
 		if d.PartialJSON != "" && !s.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: b.call, Arguments: d.PartialJSON}}) {
-			return errStopped
+			return chat.ErrStreamStopped
 		}
 	case "thinking_delta":
 		if err := s.grow(len(d.Thinking)); err != nil {
@@ -285,7 +282,7 @@ func (s *streamState) stopBlock(ev *streamEvent) error {
 		in = buf.Bytes()
 	}
 	if !s.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: b.call, Arguments: string(in)}}) {
-		return errStopped
+		return chat.ErrStreamStopped
 	}
 	return nil
 }
@@ -299,7 +296,7 @@ func (s *streamState) text(b *replyBlock, t string) error {
 	}
 	b.text = append(b.text, t)
 	if !s.yield(chat.Delta{Content: t}) {
-		return errStopped
+		return chat.ErrStreamStopped
 	}
 	return nil
 }
