@@ -115,7 +115,7 @@ func (s *toolSet) find(name string) Tool {
 func (s *toolSet) lookup(name string) (Tool, *check.Input) {
 	if s.prepared {
 		if i := s.defs.Find(name); i >= 0 {
-			return s.first[i], s.ins[i]
+			return s.first[i], s.input(i)
 		}
 		return nil, nil
 	}

@@ -411,3 +411,47 @@ func TestExecuteLeavesTheRequestAlone(t *testing.T) {
 	assert.Equal(t, "go", resp.History[0].Content)
 	assertValidHistory(t, resp.History)
 }
+
+// boundedTool is a Tool of a program's own type taking n <= 5; it counts
+// its runs.
+type boundedTool struct{ runs *atomic.Int64 }
+
+func (boundedTool) Definition() chat.ToolDefinition {
+	return chat.ToolDefinition{Name: "bounded", Description: "Takes n <= 5",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","maximum":5}},"required":["n"]}`)}
+}
+func (boundedTool) Metadata() toolcall.Metadata { return toolcall.Metadata{} }
+func (b boundedTool) Call(context.Context, json.RawMessage) (string, error) {
+	b.runs.Add(1)
+	return "ok", nil
+}
+
+// TestOwnToolsCheckedFromTheirFirstCall: a tool of a program's own type,
+// whose schema the set compiles at its first call, is checked from that
+// call on, when parallel calls are its first, in the next conversation,
+// and in the strict variant.
+func TestOwnToolsCheckedFromTheirFirstCall(t *testing.T) {
+	t.Parallel()
+	for _, strict := range []bool{false, true} {
+		var runs atomic.Int64
+		var calls []chat.ToolCall
+		for i := range 8 {
+			calls = append(calls, tt.Call(fmt.Sprint("c", i), "bounded", fmt.Sprintf(`{"n":%d}`, 3+i%2*6)))
+		}
+		model := tt.NewModel(tt.ToolCalls(calls...), tt.Text("done"), tt.ToolCalls(calls...), tt.Text("done"))
+		opts := []toolcall.ClientOption{toolcall.WithTools(boundedTool{&runs}, countedTools(t, 50, new(atomic.Int64)))}
+		if strict {
+			opts = append(opts, toolcall.WithStrictTools())
+		}
+		client := toolcall.NewClient(model, opts...)
+		for conversation := range 2 {
+			resp, err := client.Prompt("go").Call(context.Background())
+			require.NoError(t, err)
+			require.Len(t, resp.Executions, 8)
+			for i, e := range resp.Executions {
+				assert.Equal(t, i%2 == 1, e.IsError, "strict %v, conversation %d, call %d: %s", strict, conversation, i, e.Result)
+			}
+		}
+		assert.Equal(t, int64(8), runs.Load(), "strict %v: only the calls within the schema ran", strict)
+	}
+}
