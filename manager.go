@@ -199,7 +199,7 @@ func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, histor
 			abort = m.executeOne(ctx, cfg, set, call, hist, round, nil, &execs[i])
 		}
 	} else {
-		abort = m.executeConcurrently(ctx, cfg, set, calls, hist, round, execs)
+		abort = m.executeConcurrently(ctx, cfg, *set, calls, hist, round, execs)
 	}
 	endRound(ex, history, execs, round)
 	switch {
@@ -216,14 +216,15 @@ func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, histor
 // executeConcurrently runs calls at most cfg.limits.Concurrency at once,
 // filling execs in call order; the round waits for all of them. The first
 // abort in time wins and cancels the calls still running (see [pool.Run]);
-// the calls not started by then are recorded as not run.
-func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, set *toolSet, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
+// the calls not started by then are recorded as not run. set is a copy, so
+// that only a round of parallel calls moves one to the heap.
+func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, set toolSet, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
 	return pool.Run(ctx, len(calls), cfg.limits.Concurrency, func(ctx context.Context, i int) error {
 		if ctx.Err() != nil {
 			execs[i] = notRun(calls[i], round)
 			return nil
 		}
-		return m.executeOne(ctx, cfg, set, calls[i], hist, round, nil, &execs[i])
+		return m.executeOne(ctx, cfg, &set, calls[i], hist, round, nil, &execs[i])
 	})
 }
 
