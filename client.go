@@ -360,8 +360,13 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		}
 		state = pz.State
 	} else {
-		// A tool round makes room for itself (see execute).
-		cl.hist = history.Start(p.system, p.messages)
+		// A tool round makes room for itself when it needs more (see
+		// execute).
+		room := 1
+		if len(cl.tools.tools) > 0 || len(cfg.toolsets) > 0 {
+			room = 3
+		}
+		cl.hist = history.Start(p.system, p.messages, room)
 		if len(cl.hist) == 0 {
 			return ctx, nil, errors.New("toolcall: prompt has no messages")
 		}

@@ -10,10 +10,12 @@ import (
 )
 
 // Start returns the first request's messages: the system message, when
-// there is one, then msgs, in an array with room for the model's reply,
-// so a call without tool rounds needs no other array for its history.
-func Start(system string, msgs []chat.Message) []chat.Message {
-	n := len(msgs) + 1
+// there is one, then msgs, in an array with room for room more messages:
+// for the model's reply, so that a call without tool rounds needs no other
+// array for its history, or also for one tool result and the answer after
+// it, the most common conversation with tools.
+func Start(system string, msgs []chat.Message, room int) []chat.Message {
+	n := len(msgs) + room
 	if system != "" {
 		n++
 	}
