@@ -8,6 +8,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/hook"
+	"github.com/toolcall-go/toolcall/internal/limits"
 	"github.com/toolcall-go/toolcall/internal/seal"
 	"github.com/toolcall-go/toolcall/internal/signature"
 )
@@ -119,14 +120,9 @@ func (execOption) executes()         {}
 // means the default everywhere.
 const NoLimit = -1
 
-// The defaults, which the options' docs state.
-const (
-	defaultMaxIterations    = 10
-	defaultConcurrency      = 16
-	defaultMaxArgumentBytes = 1 << 20
-	defaultMaxResultBytes   = 1 << 20
-	defaultMaxArgumentDepth = 10000 // also the most Limits.MaxArgumentDepth allows
-)
+// defaultMaxIterations is the default of [WithMaxIterations]; the defaults
+// of [Limits] are limits.Defaults.
+const defaultMaxIterations = 10
 
 type config struct {
 	// execution
@@ -153,15 +149,7 @@ type config struct {
 }
 
 func defaultConfig() config {
-	return config{
-		limits: Limits{
-			Concurrency:      defaultConcurrency,
-			MaxArgumentBytes: defaultMaxArgumentBytes,
-			MaxArgumentDepth: defaultMaxArgumentDepth,
-			MaxResultBytes:   defaultMaxResultBytes,
-		},
-		maxIterations: defaultMaxIterations,
-	}
+	return config{limits: Limits(limits.Defaults), maxIterations: defaultMaxIterations}
 }
 
 // A ToolErrorHandler decides what a failed tool call becomes: a text for the
@@ -242,44 +230,12 @@ type Limits struct {
 
 // WithLimits sets the fields of l that are not zero.
 func WithLimits(l Limits) ManagerOption {
-	return execOption(func(c *config) {
-		cur := &c.limits
-		if l.Concurrency != 0 {
-			cur.Concurrency = limit(l.Concurrency, defaultConcurrency)
-		}
-		if l.ToolTimeout != 0 {
-			cur.ToolTimeout = max(l.ToolTimeout, 0)
-		}
-		if l.MaxArgumentBytes != 0 {
-			cur.MaxArgumentBytes = limit(l.MaxArgumentBytes, defaultMaxArgumentBytes)
-		}
-		if n := l.MaxArgumentDepth; n != 0 {
-			if n < 1 || n > defaultMaxArgumentDepth {
-				n = defaultMaxArgumentDepth
-			}
-			cur.MaxArgumentDepth = n
-		}
-		if l.MaxResultBytes != 0 {
-			cur.MaxResultBytes = limit(l.MaxResultBytes, defaultMaxResultBytes)
-		}
-	})
+	return execOption(func(c *config) { c.limits = Limits(limits.Bounds(c.limits).With(limits.Bounds(l))) })
 }
 
 // WithToolErrorHandler replaces [DefaultToolErrorHandler].
 func WithToolErrorHandler(h ToolErrorHandler) ManagerOption {
 	return execOption(func(c *config) { c.errorHandler = h })
-}
-
-// limit reads a limit: NoLimit is the largest int, zero (or any other
-// negative number) the default.
-func limit(n, def int) int {
-	switch {
-	case n == NoLimit:
-		return int(^uint(0) >> 1)
-	case n <= 0:
-		return def
-	}
-	return n
 }
 
 // WithStrictTools sends every tool in its strict variant, as [WithStrict]
@@ -338,7 +294,7 @@ func (a Hooks) then(h Hooks) Hooks {
 // default; past it the call ends with [ErrMaxIterations]. Zero means the
 // default; [NoLimit] removes the bound, for a model you trust to stop.
 func WithMaxIterations(n int) ClientOption {
-	return optionFunc(func(c *config) { c.maxIterations = limit(n, defaultMaxIterations) })
+	return optionFunc(func(c *config) { c.maxIterations = limits.Read(n, defaultMaxIterations) })
 }
 
 // WithAnswerAtLimit makes a call that reached the iteration limit ask the
