@@ -80,8 +80,10 @@
 // Every call of every tool is checked against the tool's input schema
 // before the tool runs, whatever the schema's origin: reflected from a Go
 // type, given by [NewTool] or [WithInputSchema], or received from a remote
-// server. The schema is compiled once, when the tool is defined; the
-// [Manager] runs each call through it exactly once, before any
+// server. The schema is compiled once, when the tool is defined (the
+// schema of a tool of a program's own type, as a remote server's tools
+// are, is checked when a request first offers it and compiled at its first
+// call); the [Manager] runs each call through it exactly once, before any
 // [Middleware]. A violation goes back to the model as the tool result,
 // naming the field and the rule, and the tool does not run. Arguments that
 // are empty, blank or null mean {}.
