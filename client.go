@@ -35,15 +35,12 @@ type Client struct {
 	model   chat.Model
 	cfg     config
 	manager *Manager
-	// defaults is the client's default tools (WithTools), prepared at the
-	// first call that offers them; shared is the last set with the tools of
-	// the toolsets beside them.
-	defaults struct {
-		once sync.Once
-		set  *toolSet
-		err  error
-	}
-	shared atomic.Pointer[dynamicSet]
+	// defaultTools returns the client's default tools (WithTools),
+	// collected and prepared at the first call that offers them: the tools
+	// and their definitions do not change. shared is the last set with the
+	// tools of the toolsets beside them.
+	defaultTools func() (*toolSet, error)
+	shared       atomic.Pointer[dynamicSet]
 }
 
 // NewClient returns a Client for model. With no options it offers no tools,
@@ -56,6 +53,7 @@ func NewClient(model chat.Model, opts ...ClientOption) *Client {
 		o.apply(&c.cfg)
 	}
 	c.manager = &Manager{cfg: c.cfg}
+	c.prepareDefaults()
 	return c
 }
 
@@ -69,6 +67,7 @@ func (c *Client) With(opts ...ClientOption) *Client {
 		o.apply(&d.cfg)
 	}
 	d.manager = &Manager{cfg: d.cfg}
+	d.prepareDefaults()
 	return d
 }
 
@@ -283,26 +282,17 @@ type dynamicSet struct {
 	set   *toolSet
 }
 
-// defaultTools returns the client's default tools, collected and prepared
-// at the first call: the tools and their definitions do not change.
-func (c *Client) defaultTools() (*toolSet, error) {
-	d := &c.defaults
-	d.once.Do(func() {
-		tools, err := collectTools(c.cfg.tools)
-		if err != nil {
-			d.err = err
-			return
-		}
-		d.set = newToolSet(c.cfg.strict, tools)
-	})
-	if d.set == nil && d.err == nil { // the first preparation panicked
-		tools, err := collectTools(c.cfg.tools)
+// prepareDefaults sets c.defaultTools for the tools of c's configuration.
+func (c *Client) prepareDefaults() {
+	tools := c.cfg.tools
+	strict := c.cfg.strict
+	c.defaultTools = sync.OnceValues(func() (*toolSet, error) {
+		collected, err := collectTools(tools)
 		if err != nil {
 			return nil, err
 		}
-		return newToolSet(c.cfg.strict, tools), nil
-	}
-	return d.set, d.err
+		return newToolSet(strict, collected), nil
+	})
 }
 
 func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
