@@ -99,37 +99,21 @@ func toolsFrom(obj any) ([]Tool, error) {
 		return nil, &DefinitionError{Err: fmt.Errorf("%w: nil object", errNoTools)}
 	}
 	v := reflect.ValueOf(obj)
-	st := v.Type()
-	for st.Kind() == reflect.Pointer {
-		st = st.Elem()
+	specs, terr := signature.Tags(v.Type(), methodType)
+	if terr != nil {
+		sentinel := ErrInvalidTool
+		if terr.NoTools {
+			sentinel = errNoTools
+		}
+		return nil, &DefinitionError{Type: v.Type().String(), Method: terr.Method, Err: fmt.Errorf("%w: %v", sentinel, terr.Err)}
 	}
-	typeName := v.Type().String()
-	if st.Kind() != reflect.Struct {
-		return nil, &DefinitionError{Type: typeName, Err: fmt.Errorf("%w: %s is not a struct with toolcall.Method fields", errNoTools, typeName)}
-	}
-	var tools []Tool
-	for i := 0; i < st.NumField(); i++ {
-		f := st.Field(i)
-		if f.Type != methodType {
-			continue
-		}
-		spec, err := signature.ReadMethodTag(f.Tag)
-		if err != nil {
-			return nil, &DefinitionError{Type: typeName, Method: f.Tag.Get("tool"), Err: fmt.Errorf("%w: %v", ErrInvalidTool, err)}
-		}
-		if spec.Method == "" {
-			return nil, &DefinitionError{Type: typeName, Method: f.Name,
-				Err: fmt.Errorf("%w: toolcall.Method field without a tool:\"MethodName\" tag", ErrInvalidTool)}
-		}
+	tools := make([]Tool, len(specs))
+	for i, spec := range specs {
 		t, err := newMethodTool(v, spec, nil)
 		if err != nil {
 			return nil, err
 		}
-		tools = append(tools, t)
-	}
-	if len(tools) == 0 {
-		return nil, &DefinitionError{Type: typeName,
-			Err: fmt.Errorf("%w: no field _ toolcall.Method `tool:\"MethodName\" description:\"...\"` opts a method in", errNoTools)}
+		tools[i] = t
 	}
 	return tools, nil
 }
@@ -165,28 +149,19 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 	for _, o := range opts {
 		o.applyToTool(&cfg)
 	}
-	params, err := signature.ParseParams(spec.Params)
+	shape, argType, err := signature.Args(m.Type(), toolContextType, spec.Params, cfg.params)
 	if err != nil {
-		return nil, fail(ErrInvalidTool, err)
-	}
-	if len(cfg.params) > 0 {
-		params = cfg.params
-	}
-	ft := m.Type()
-	shape, err := signature.Classify(ft, toolContextType, len(params))
-	if err != nil {
-		return nil, fail(errUnsupportedSignature, err)
-	}
-	argType, err := signature.ArgType(ft, shape, params)
-	if err != nil {
+		if _, ok := err.(*signature.Unsupported); ok {
+			return nil, fail(errUnsupportedSignature, err)
+		}
 		return nil, fail(ErrInvalidTool, err)
 	}
 	ft0 := &reflectTool{fn: m, shape: shape, source: typeName + "." + spec.Method, argType: argType}
 	ts, err := schemaOf(argType)
-	if err != nil {
-		return nil, withSource(err, typeName, spec.Method)
+	if err == nil {
+		ft0.in, err = finishConfig(&cfg, ts)
 	}
-	if ft0.in, err = finishConfig(&cfg, ts); err != nil {
+	if err != nil {
 		return nil, withSource(err, typeName, spec.Method)
 	}
 	ft0.def = chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
@@ -315,16 +290,10 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 		o.applyToTool(cfg)
 	}
 	ts, err := schemaOf(reflect.TypeFor[In]())
-	if err != nil {
-		if de, ok := err.(*DefinitionError); ok {
-			c := *de
-			c.Method = cfg.name
-			c.Type = ""
-			return nil, &c
-		}
-		return nil, err
+	if err == nil {
+		t.in, err = finishConfig(cfg, ts)
 	}
-	if t.in, err = finishConfig(cfg, ts); err != nil {
+	if err != nil {
 		return nil, withSource(err, "", cfg.name)
 	}
 	t.def = chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}

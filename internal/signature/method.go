@@ -1,6 +1,7 @@
 package signature
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 )
@@ -52,4 +53,75 @@ func ArgType(ft reflect.Type, s Shape, params []Param) (reflect.Type, error) {
 		return PositionalStruct(ft, s.Params, params)
 	}
 	return reflect.TypeFor[struct{}](), nil
+}
+
+// A TagError says why a type's toolcall.Method fields give no tools.
+type TagError struct {
+	// Method is the method the tag names, or the field when it names
+	// none; empty when NoTools.
+	Method string
+	// NoTools: the type is not a struct, or has no toolcall.Method field.
+	NoTools bool
+	Err     error
+}
+
+// Error says why, without the type or method.
+func (e *TagError) Error() string { return e.Err.Error() }
+
+// Tags reads the tags of the fields of type marker (toolcall.Method) of
+// the struct t, or t points to, in field order. A type that declares no
+// tool and a tag that names no method or breaks the tag rules are a
+// *TagError.
+func Tags(t, marker reflect.Type) ([]MethodTag, *TagError) {
+	st := t
+	for st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
+	if st.Kind() != reflect.Struct {
+		return nil, &TagError{NoTools: true, Err: fmt.Errorf("%s is not a struct with toolcall.Method fields", t)}
+	}
+	var tags []MethodTag
+	for i := 0; i < st.NumField(); i++ {
+		f := st.Field(i)
+		if f.Type != marker {
+			continue
+		}
+		m, err := ReadMethodTag(f.Tag)
+		if err != nil {
+			return nil, &TagError{Method: f.Tag.Get("tool"), Err: err}
+		}
+		if m.Method == "" {
+			return nil, &TagError{Method: f.Name, Err: errors.New(`toolcall.Method field without a tool:"MethodName" tag`)}
+		}
+		tags = append(tags, m)
+	}
+	if len(tags) == 0 {
+		return nil, &TagError{NoTools: true, Err: errors.New("no field _ toolcall.Method `tool:\"MethodName\" description:\"...\"` opts a method in")}
+	}
+	return tags, nil
+}
+
+// An Unsupported error is a signature no tool may have.
+type Unsupported struct{ Err error }
+
+// Error says what is wrong with the signature.
+func (e *Unsupported) Error() string { return e.Err.Error() }
+
+// Args reads a func type ft for a tool: how to call it and the type its
+// arguments decode into. params name its positional parameters; without
+// them, the entries of tagParams (a params tag) do. A signature no tool
+// may have is an *Unsupported error.
+func Args(ft, toolContext reflect.Type, tagParams string, params []Param) (Shape, reflect.Type, error) {
+	if len(params) == 0 {
+		var err error
+		if params, err = ParseParams(tagParams); err != nil {
+			return Shape{}, nil, err
+		}
+	}
+	shape, err := Classify(ft, toolContext, len(params))
+	if err != nil {
+		return shape, nil, &Unsupported{err}
+	}
+	argType, err := ArgType(ft, shape, params)
+	return shape, argType, err
 }

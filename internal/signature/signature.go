@@ -1,5 +1,6 @@
 // Package signature classifies the Go func and method signatures that can
-// become tools.
+// become tools, and reads the toolcall.Method fields and tags that name
+// the methods of a type that do.
 package signature
 
 import (
