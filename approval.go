@@ -120,17 +120,7 @@ func gate(cfg *config, tool *Metadata, preset *Decision) Middleware {
 		case cfg.approver != nil:
 			d = cfg.approver(ctx, call, md)
 		}
-		switch {
-		case d.Deny != "":
-			return "", &decision.Denial{Reason: d.Deny}
-		case d.Result != "":
-			return d.Result, nil
-		case d.Allow && len(d.Arguments) > 0:
-			return "", &decision.Rerun{Args: d.Arguments}
-		case d.Allow:
-			return next(ctx)
-		}
-		return "", &decision.Pause{Reason: "approval"}
+		return decision.Decision(d).Apply(ctx, next)
 	}
 }
 

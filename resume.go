@@ -106,18 +106,10 @@ func checkDecisions(p *Paused, set *toolSet, decisions map[string]Decision) erro
 		if j < 0 {
 			return fmt.Errorf("toolcall: resume: a decision for call %q, which does not wait", id)
 		}
-		said := 0
-		for _, b := range []bool{d.Allow, d.Deny != "", d.Result != ""} {
-			if b {
-				said++
-			}
+		if err := decision.Decision(d).Check(); err != nil {
+			return fmt.Errorf("toolcall: resume: the decision for call %q %v", id, err)
 		}
-		switch {
-		case said > 1:
-			return fmt.Errorf("toolcall: resume: the decision for call %q sets more than one of Allow, Deny and Result", id)
-		case len(d.Arguments) > 0 && !d.Allow:
-			return fmt.Errorf("toolcall: resume: the decision for call %q gives Arguments without Allow", id)
-		case d.Allow && set.find(p.Pending[j].Name) == nil:
+		if d.Allow && set.find(p.Pending[j].Name) == nil {
 			return fmt.Errorf("toolcall: resume: call %q of tool %q is allowed, and the prompt does not offer that tool", id, p.Pending[j].Name)
 		}
 	}
@@ -172,7 +164,7 @@ func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paus
 		}
 		j := slices.IndexFunc(p.Pending, func(pc PendingCall) bool { return pc.ID == call.ID })
 		d := decisions[call.ID]
-		if !d.Allow && d.Deny == "" && d.Result == "" {
+		if decision.Decision(d).Waits() {
 			execs[i] = ToolExecution{Call: call, Round: p.Round, Err: &decision.Pause{Reason: p.Pending[j].Reason}}
 			continue
 		}

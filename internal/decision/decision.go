@@ -1,12 +1,62 @@
-// Package decision holds the errors by which the decision on a waiting
-// tool call reaches the executor: the call pauses, is denied, or runs
-// again with other arguments.
+// Package decision holds the decision on a waiting tool call: whether it
+// says one thing, and how it is applied, through the errors by which it
+// reaches the executor: the call pauses, is denied, or runs again with
+// other arguments.
 package decision
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 )
+
+// A Decision is toolcall.Decision, field for field, which converts to
+// and from it.
+type Decision struct {
+	Allow     bool
+	Arguments json.RawMessage
+	Deny      string
+	Result    string
+}
+
+// Waits reports that d decides nothing: the call keeps waiting.
+func (d Decision) Waits() bool { return !d.Allow && d.Deny == "" && d.Result == "" }
+
+// Check refuses a decision that sets more than one of Allow, Deny and
+// Result, or Arguments without Allow; its error completes "the decision
+// for call X ...".
+func (d Decision) Check() error {
+	said := 0
+	for _, b := range []bool{d.Allow, d.Deny != "", d.Result != ""} {
+		if b {
+			said++
+		}
+	}
+	switch {
+	case said > 1:
+		return errors.New("sets more than one of Allow, Deny and Result")
+	case len(d.Arguments) > 0 && !d.Allow:
+		return errors.New("gives Arguments without Allow")
+	}
+	return nil
+}
+
+// Apply answers a call as d decides: a denial is a *Denial, a result is
+// the call's, allowed arguments are a *Rerun, an allowed call runs next,
+// and a call that keeps waiting is a *Pause for approval.
+func (d Decision) Apply(ctx context.Context, next func(context.Context) (string, error)) (string, error) {
+	switch {
+	case d.Deny != "":
+		return "", &Denial{Reason: d.Deny}
+	case d.Result != "":
+		return d.Result, nil
+	case d.Allow && len(d.Arguments) > 0:
+		return "", &Rerun{Args: d.Arguments}
+	case d.Allow:
+		return next(ctx)
+	}
+	return "", &Pause{Reason: "approval"}
+}
 
 // A Pause is the error of a call that waits, for Reason: "approval", or
 // the reason its tool gave.
