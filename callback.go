@@ -156,44 +156,48 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 		}
 		return nil, fail(ErrInvalidTool, err)
 	}
-	ft0 := &reflectTool{fn: m, shape: shape, source: typeName + "." + spec.Method, argType: argType}
+	t := &reflectTool{conv: cfg.converter, fn: m, shape: shape, source: typeName + "." + spec.Method, argType: argType}
 	ts, err := schemaOf(argType)
 	if err == nil {
-		ft0.in, err = finishConfig(&cfg, ts)
+		err = finishConfig(&t.toolCore, &cfg, ts)
 	}
 	if err != nil {
 		return nil, withSource(err, typeName, spec.Method)
 	}
-	ft0.def = chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
-	ft0.meta = cfg.metadata()
-	ft0.conv = cfg.converter
-	return ft0, nil
+	return t, nil
 }
 
-// finishConfig fills defaults, checks the name, and returns the checks of
-// the tool's schema: the type's own, its strict variant, or one given by
-// [WithInputSchema].
-func finishConfig(cfg *toolConfig, ts *argtype.Type) (*check.Input, error) {
+// finishConfig fills cfg's defaults, checks its name, and makes core the
+// tool cfg describes, with the checks of its schema: the Go type ts's own,
+// its strict variant, or one given by [WithInputSchema] or, when ts is
+// nil, [NewTool].
+func finishConfig(core *toolCore, cfg *toolConfig, ts *argtype.Type) error {
 	if err := checkName(cfg.name); err != nil {
-		return nil, &DefinitionError{Method: cfg.name, Err: err}
+		return &DefinitionError{Method: cfg.name, Err: err}
 	}
 	if cfg.description == "" {
 		cfg.description = cfg.name
 	}
 	switch {
 	case len(cfg.schema) > 0:
-		in, err := newInput(cfg.schema, nil, nil, ts.Durations)
+		in, err := newInput(cfg.schema, nil, nil, ts != nil && ts.Durations)
 		if err == nil {
 			err = checkObjectSchema(cfg.name, in.Tree)
 		}
-		return in, err
+		if err != nil {
+			return err
+		}
+		core.in = in
 	case cfg.strict:
-		in := ts.Input.Strict()
-		cfg.schema = in.Schema
-		return in, nil
+		core.in = ts.Input.Strict()
+		cfg.schema = core.in.Schema
+	default:
+		core.in = ts.Input
+		cfg.schema = core.in.Schema
 	}
-	cfg.schema = ts.Input.Schema
-	return ts.Input, nil
+	core.def = chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
+	core.meta = Metadata{ReturnDirect: cfg.returnDirect, Timeout: cfg.timeout, NeedsApproval: cfg.approval}
+	return nil
 }
 
 // withSource adds the type and method to a definition error.
@@ -291,13 +295,11 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 	}
 	ts, err := schemaOf(reflect.TypeFor[In]())
 	if err == nil {
-		t.in, err = finishConfig(cfg, ts)
+		err = finishConfig(&t.toolCore, cfg, ts)
 	}
 	if err != nil {
 		return nil, withSource(err, "", cfg.name)
 	}
-	t.def = chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
-	t.meta = cfg.metadata()
 	t.conv = cfg.converter
 	t.noResult = reflect.TypeFor[Out]() == reflect.TypeFor[struct{}]()
 	return t, nil

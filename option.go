@@ -28,10 +28,6 @@ type toolConfig struct {
 	timeout           time.Duration
 }
 
-func (c *toolConfig) metadata() Metadata {
-	return Metadata{ReturnDirect: c.returnDirect, Timeout: c.timeout, NeedsApproval: c.approval}
-}
-
 type toolOptionFunc func(*toolConfig)
 
 func (f toolOptionFunc) applyToTool(c *toolConfig) { f(c) }

@@ -91,29 +91,15 @@ func NewTool(def chat.ToolDefinition, call func(ctx context.Context, arguments j
 	if len(cfg.schema) == 0 {
 		cfg.schema = emptySchema
 	}
-	if err := checkName(cfg.name); err != nil {
-		return nil, err
+	t := &rawTool{call: call}
+	if err := finishConfig(&t.toolCore, &cfg, nil); err != nil {
+		return nil, withSource(err, "", cfg.name)
 	}
-	in, err := newInput(cfg.schema, nil, nil, false)
-	if err == nil {
-		err = checkObjectSchema(cfg.name, in.Tree)
+	if cfg.strict { // as for tools built from Go types
+		t.in = t.in.Strict()
+		t.def.InputSchema = t.in.Schema
 	}
-	if err == nil && cfg.strict { // as for tools built from Go types
-		in = in.Strict()
-		cfg.schema = in.Schema
-	}
-	if err != nil {
-		err.(*DefinitionError).Method = cfg.name
-		return nil, err
-	}
-	if cfg.description == "" {
-		cfg.description = cfg.name
-	}
-	return &rawTool{toolCore: toolCore{
-		def:  chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict},
-		meta: cfg.metadata(),
-		in:   in,
-	}, call: call}, nil
+	return t, nil
 }
 
 type rawTool struct {
