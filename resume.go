@@ -51,9 +51,6 @@ func WithResumeClaim(claim func(ctx context.Context, id string) error) ClientOpt
 // complete otherwise.
 func (c *config) finishPause(p *Paused) error {
 	p.ID, p.Seal = rand.Text(), ""
-	if c.seal == nil {
-		return nil
-	}
 	s, err := c.seal.Seal(p)
 	if err != nil {
 		return fmt.Errorf("toolcall: sealing the paused state (its session state must be JSON data): %w", err)
@@ -62,14 +59,9 @@ func (c *config) finishPause(p *Paused) error {
 	return nil
 }
 
-// openPaused checks p's seal, when the client seals.
+// openPaused checks p's seal: that it has none when the client does not
+// seal.
 func (c *config) openPaused(p *Paused) error {
-	if c.seal == nil {
-		if p.Seal != "" {
-			return fmt.Errorf("%w: it is sealed, and the client has no seal keys (WithSealKeys)", ErrInvalidPaused)
-		}
-		return nil
-	}
 	unsealed := *p
 	unsealed.Seal = ""
 	if err := c.seal.Open(&unsealed, p.Seal); err != nil {

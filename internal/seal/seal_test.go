@@ -76,6 +76,24 @@ func TestKeysRotate(t *testing.T) {
 	}
 }
 
+// TestNilKeys: a program that does not seal seals nothing, takes what is
+// not sealed, and refuses what is.
+func TestNilKeys(t *testing.T) {
+	var none *Keys
+	s, err := none.Seal(state{A: 1})
+	if err != nil || s != "" {
+		t.Fatalf("Seal = %q, %v; want no seal", s, err)
+	}
+	if err := none.Open(state{A: 1}, ""); err != nil {
+		t.Fatalf("an unsealed value: %v", err)
+	}
+	k, _ := New("k1", map[string][]byte{"k1": key1})
+	sealed, _ := k.Seal(state{A: 1})
+	if err := none.Open(state{A: 1}, sealed); !errors.Is(err, ErrNoKeys) {
+		t.Fatalf("a sealed value: got %v, want ErrNoKeys", err)
+	}
+}
+
 func TestNewRefusesWeakKeys(t *testing.T) {
 	for name, tc := range map[string]struct {
 		current string
