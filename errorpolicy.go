@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/toolcall-go/toolcall/internal/resulttext"
 )
 
 // fail applies the error policy to te and fills e. A non-nil result aborts.
@@ -15,10 +17,7 @@ func (m *Manager) fail(ctx context.Context, cfg *config, e *ToolExecution, te *T
 		handler = DefaultToolErrorHandler
 	}
 	text, err := handler(ctx, te)
-	if strings.TrimSpace(text) == "" {
-		text = fmt.Sprintf("tool %s failed", te.Name)
-	}
-	e.Result = text
+	e.Result = resulttext.Failed(te.Name, text)
 	return err
 }
 
@@ -46,15 +45,11 @@ func DefaultToolErrorHandler(ctx context.Context, te *ToolError) (string, error)
 // wrapping [ErrFatal] also give "tool NAME failed": their text is for the
 // caller, and the history holding this text may be sent to a model again.
 func toolErrorText(te *ToolError) string {
-	if te.Panic != nil {
+	switch {
+	case te.Panic != nil:
 		return fmt.Sprintf("tool %s failed: internal error", te.Name)
+	case te.Err == nil || errors.Is(te.Err, ErrFatal):
+		return resulttext.Failed(te.Name, "")
 	}
-	var msg string
-	if te.Err != nil && !errors.Is(te.Err, ErrFatal) {
-		msg = strings.TrimSpace(te.Err.Error())
-	}
-	if msg == "" {
-		return fmt.Sprintf("tool %s failed", te.Name)
-	}
-	return msg
+	return resulttext.Failed(te.Name, strings.TrimSpace(te.Err.Error()))
 }

@@ -1,4 +1,5 @@
-// Package resulttext turns a tool's result into the text the model gets.
+// Package resulttext turns a tool's result, or its failure, into the text
+// the model gets.
 package resulttext
 
 import (
@@ -12,6 +13,15 @@ import (
 // NoResult is what the model receives from a tool that returns no value
 // (only an error, or nothing) and succeeded.
 const NoResult = "Success"
+
+// Failed is the text the model gets for a failed call of the tool name:
+// text, or "tool NAME failed" when text is blank.
+func Failed(name, text string) string {
+	if strings.TrimSpace(text) == "" {
+		return "tool " + name + " failed"
+	}
+	return text
+}
 
 // Default is the default conversion: a string or [json.RawMessage] is sent
 // as is, a []byte as a string, and any other value, nil included, as
