@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -214,15 +213,8 @@ func withSource(err error, typeName, method string) error {
 // (Go reflection does not know parameter names). See [Method] for the
 // entry syntax.
 func WithParams(entries ...string) ToolOption {
-	return toolOptionFunc(func(c *toolConfig) {
-		for _, e := range entries {
-			ps, _ := signature.ParseParams(strings.ReplaceAll(e, ";", ","))
-			if len(ps) == 0 {
-				ps = []signature.Param{{}}
-			}
-			c.params = append(c.params, ps[0])
-		}
-	})
+	params := signature.Entries(entries)
+	return toolOptionFunc(func(c *toolConfig) { c.params = append(c.params, params...) })
 }
 
 // reflectTool calls a method or func through reflection.

@@ -157,6 +157,20 @@ func ParseParams(s string) ([]Param, error) {
 	return out, nil
 }
 
+// Entries reads the entries of toolcall.WithParams, one parameter each,
+// in the syntax of a params tag entry (a ";" in one is read as ","). An
+// entry that names no parameter gives an unnamed one, which
+// [PositionalStruct] refuses.
+func Entries(entries []string) []Param {
+	params := make([]Param, len(entries))
+	for i, e := range entries {
+		if ps, _ := ParseParams(strings.ReplaceAll(e, ";", ",")); len(ps) > 0 {
+			params[i] = ps[0]
+		}
+	}
+	return params
+}
+
 // PositionalStruct makes a struct type whose fields are the parameters of
 // ft at idx, named by params, so positional arguments decode and describe
 // like a struct.
