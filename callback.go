@@ -12,6 +12,7 @@ import (
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/resulttext"
 	"github.com/toolcall-go/toolcall/internal/signature"
+	"github.com/toolcall-go/toolcall/internal/tooldefs"
 )
 
 // Method marks a method of a struct as a tool. Declare one blank field of
@@ -171,20 +172,21 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 // its strict variant, or one given by [WithInputSchema] or, when ts is
 // nil, [NewTool].
 func finishConfig(core *toolCore, cfg *toolConfig, ts *argtype.Type) error {
-	if err := checkName(cfg.name); err != nil {
-		return &DefinitionError{Method: cfg.name, Err: err}
+	if err := tooldefs.CheckName(cfg.name); err != nil {
+		return &DefinitionError{Method: cfg.name, Err: fmt.Errorf("%w: %v", errInvalidName, err)}
 	}
 	if cfg.description == "" {
 		cfg.description = cfg.name
 	}
 	switch {
 	case len(cfg.schema) > 0:
-		in, err := newInput(cfg.schema, nil, nil, ts != nil && ts.Durations)
-		if err == nil {
-			err = checkObjectSchema(cfg.name, in.Tree)
-		}
+		in, err := check.NewInput(cfg.schema, nil, nil, ts != nil && ts.Durations)
 		if err != nil {
-			return err
+			return schemaError(err)
+		}
+		// Every provider requires tool parameters of type "object".
+		if t, _ := in.Tree.Get("type"); t != "object" {
+			return &DefinitionError{Method: cfg.name, Err: fmt.Errorf("%w: input schema must have \"type\":\"object\", got %v", ErrInvalidTool, t)}
 		}
 		core.in = in
 	case cfg.strict:

@@ -11,7 +11,6 @@ import (
 
 	"github.com/toolcall-go/toolcall/internal/argtype"
 	"github.com/toolcall-go/toolcall/internal/check"
-	"github.com/toolcall-go/toolcall/internal/jsonnode"
 	"github.com/toolcall-go/toolcall/internal/schema"
 )
 
@@ -87,22 +86,10 @@ func checkArgs(k *check.Checker, in *check.Input, tool string, args []byte, targ
 	if onCheck != nil {
 		onCheck(tool)
 	}
-	if vs := k.Check(in, args, target); vs != nil {
-		return argumentError(tool, vs)
+	vs := k.Check(in, args, target)
+	if vs == nil {
+		return nil
 	}
-	return nil
-}
-
-// newInput compiles a tool's input schema; a refusal is a *DefinitionError.
-func newInput(raw json.RawMessage, tree *jsonnode.Object, typ reflect.Type, durations bool) (*check.Input, error) {
-	in, err := check.NewInput(raw, tree, typ, durations)
-	if err != nil {
-		return nil, schemaError(err)
-	}
-	return in, nil
-}
-
-func argumentError(tool string, vs []check.Violation) *ArgumentError {
 	e := &ArgumentError{Tool: tool, Violations: make([]Violation, len(vs))}
 	for i, v := range vs {
 		e.Violations[i] = Violation(v)

@@ -10,8 +10,6 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/check"
-	"github.com/toolcall-go/toolcall/internal/jsonnode"
-	"github.com/toolcall-go/toolcall/internal/tooldefs"
 )
 
 // A Tool is a function the model can call.
@@ -142,23 +140,6 @@ type toolCore struct {
 func (c *toolCore) Definition() chat.ToolDefinition { return c.def }
 func (c *toolCore) Metadata() Metadata              { return c.meta }
 func (c *toolCore) core() *toolCore                 { return c }
-
-// checkObjectSchema makes sure an input schema is of type "object", which
-// every provider requires of tool parameters.
-func checkObjectSchema(name string, schema *jsonnode.Object) error {
-	if t, _ := schema.Get("type"); t != "object" {
-		return &DefinitionError{Method: name, Err: fmt.Errorf("%w: input schema must have \"type\":\"object\", got %v", ErrInvalidTool, t)}
-	}
-	return nil
-}
-
-// checkName checks a tool name (see [tooldefs.CheckName]).
-func checkName(name string) error {
-	if err := tooldefs.CheckName(name); err != nil {
-		return fmt.Errorf("%w: %v", errInvalidName, err)
-	}
-	return nil
-}
 
 var (
 	_ OutputSchemaTool = (*funcTool[struct{}, struct{}])(nil)

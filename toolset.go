@@ -19,11 +19,7 @@ import (
 // With [WithStrictTools] each tool not already strict is given in its strict
 // variant, whatever its schema's origin.
 func (m *Manager) Definitions(tools []Tool) ([]chat.ToolDefinition, error) {
-	return definitions(m.cfg.strict, tools)
-}
-
-func definitions(strict bool, tools []Tool) ([]chat.ToolDefinition, error) {
-	set := newToolSet(strict, tools)
+	set := newToolSet(m.cfg.strict, tools)
 	if set.err != nil {
 		return nil, set.err
 	}
@@ -48,13 +44,13 @@ type toolSet struct {
 	// tools kept compiled would be live heap for every garbage collection
 	// to scan (Tools/custom/n=5000 ran at 2.0x n=1 so, 1.1x now).
 	ins []atomic.Pointer[check.Input]
-	err error // what definitions reports: the request fails
+	err error // what Definitions reports: the request fails
 }
 
-// newToolSet prepares tools for requests: the definitions as [definitions]
-// documents them (the same tool given twice is defined once, two tools
-// with one name are an error naming both, a schema the checks refuse is an
-// error), with the strict variants when strict.
+// newToolSet prepares tools for requests: the definitions as
+// [Manager.Definitions] documents them (the same tool given twice is
+// defined once, two tools with one name are an error naming both, a schema
+// the checks refuse is an error), with the strict variants when strict.
 func newToolSet(strict bool, tools []Tool) *toolSet {
 	s := &toolSet{tools: tools, prepared: true}
 	defs := tooldefs.NewIndex(len(tools))
