@@ -9,12 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/tooldefs"
 )
 
 // remoteTool is one tool of a server. The embedded tool, built by
@@ -57,14 +57,14 @@ const (
 )
 
 // toolName is the name the model sees for the server's tool name: Prefix
-// and name when that is a legal name (1 to 64 ASCII letters, digits, '_'
-// and '-'); otherwise Prefix, name with each other character replaced by
-// '_' and cut to fit, '_', and the first 8 hex digits of the SHA-256 of
-// name. The mapping depends on the name alone, so a tool keeps its name
+// and name when the library takes that name (tooldefs.CheckName: 1 to 64
+// ASCII letters, digits, '_' and '-'); otherwise Prefix, name with each
+// other character replaced by '_' and cut to fit, '_', and the first 8 hex
+// digits of the SHA-256 of name. The mapping depends on the name alone, so a tool keeps its name
 // when the list changes.
 func (c *Client) toolName(name string) string {
 	full := c.srv.Prefix + name
-	if len(full) <= maxName && legal(full) {
+	if tooldefs.CheckName(full) == nil {
 		return full
 	}
 	sum := sha256.Sum256([]byte(name))
@@ -74,7 +74,7 @@ func (c *Client) toolName(name string) string {
 		if b.Len() == maxName-hashLen {
 			break
 		}
-		if r < utf8.RuneSelf && legalByte(byte(r)) {
+		if nameRune(r) {
 			b.WriteByte(byte(r))
 		} else {
 			b.WriteByte('_')
@@ -85,19 +85,10 @@ func (c *Client) toolName(name string) string {
 	return b.String()
 }
 
-// legal reports whether s is not empty and has only ASCII letters,
-// digits, '_' and '-'.
-func legal(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !legalByte(s[i]) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func legalByte(c byte) bool {
-	return c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+// nameRune reports whether r may stand in a tool name: an ASCII letter,
+// digit, '_' or '-'.
+func nameRune(r rune) bool {
+	return r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
 }
 
 // checkPrefix makes sure a Prefix leaves room in a mapped name for one
@@ -106,7 +97,7 @@ func checkPrefix(p string) error {
 	switch {
 	case p == "":
 		return nil
-	case !legal(p):
+	case strings.ContainsFunc(p, func(r rune) bool { return !nameRune(r) }):
 		return errors.New("may hold only ASCII letters, digits, '_' and '-'")
 	case len(p) > maxName-hashLen-1:
 		return fmt.Errorf("is %d bytes long, the limit is %d", len(p), maxName-hashLen-1)
