@@ -260,25 +260,28 @@ func (c *Client) listOnce(ctx context.Context) ([]toolcall.Tool, error) {
 		return nil, fmt.Errorf("mcptool: server %q: tools/list: %w", c.name, err)
 	}
 
-	var offered []*mcp.Tool
+	type entry struct {
+		name string // the name the model sees
+		tool *mcp.Tool
+	}
+	var offered []entry
 	names := map[string][]string{} // the name the model sees -> the server's names
 	for _, t := range listed {
 		if c.offered(t) {
-			offered = append(offered, t)
 			name := c.toolName(t.Name)
+			offered = append(offered, entry{name, t})
 			names[name] = append(names[name], t.Name)
 		}
 	}
 	var tools []toolcall.Tool
-	for _, t := range offered {
-		name := c.toolName(t.Name)
+	for _, e := range offered {
 		var tool toolcall.Tool
 		var err error
-		if same := names[name]; len(same) > 1 {
-			err = fmt.Errorf("mcptool: server %q: %w", c.name, &toolcall.DefinitionError{Method: name,
-				Err: fmt.Errorf("%w: %d tools of the list would be offered as %q (the server's names %q); all are left out", toolcall.ErrInvalidTool, len(same), name, same)})
+		if same := names[e.name]; len(same) > 1 {
+			err = fmt.Errorf("mcptool: server %q: %w", c.name, &toolcall.DefinitionError{Method: e.name,
+				Err: fmt.Errorf("%w: %d tools of the list would be offered as %q (the server's names %q); all are left out", toolcall.ErrInvalidTool, len(same), e.name, same)})
 		} else {
-			tool, err = c.newTool(name, t)
+			tool, err = c.newTool(e.name, e.tool)
 		}
 		if err != nil {
 			if c.srv.OnRefused == nil {
@@ -298,7 +301,7 @@ func (c *Client) listOnce(ctx context.Context) ([]toolcall.Tool, error) {
 func (c *Client) readList(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.Tool, error) {
 	limit := cmp.Or(c.srv.MaxTools, defaultMaxTools)
 	var tools []*mcp.Tool
-	seen := map[string]bool{"": true}
+	seen := map[string]bool{}
 	params := &mcp.ListToolsParams{}
 	for pages := 1; ; pages++ {
 		res, err := cs.ListTools(ctx, params)
@@ -306,22 +309,22 @@ func (c *Client) readList(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.To
 			return nil, err
 		}
 		tools = append(tools, res.Tools...)
-		le := &ListError{Server: c.name, Pages: pages, Tools: len(tools)}
+		var reason string
 		switch next := res.NextCursor; {
 		case len(tools) > limit:
-			le.Reason = fmt.Sprintf("more than %d tools (Remote.MaxTools)", limit)
+			reason = fmt.Sprintf("more than %d tools (Remote.MaxTools)", limit)
 		case next == "":
 			return tools, nil
 		case seen[next]:
-			le.Reason = fmt.Sprintf("page %d gave a cursor given before, a loop", pages)
+			reason = fmt.Sprintf("page %d gave a cursor given before, a loop", pages)
 		case pages == maxListPages:
-			le.Reason = fmt.Sprintf("more than %d pages", maxListPages)
+			reason = fmt.Sprintf("more than %d pages", maxListPages)
 		default:
 			seen[next] = true
 			params = &mcp.ListToolsParams{Cursor: next}
 			continue
 		}
-		return nil, le
+		return nil, &ListError{Server: c.name, Pages: pages, Tools: len(tools), Reason: reason}
 	}
 }
 
