@@ -91,8 +91,8 @@ const maxErrorBody = 64 << 10
 
 // Call posts body to e.URL with the Accept header accept, again when it
 // failed in a way e.Retry retries, and returns what read makes of the 2xx
-// reply, with the reply's Attempts set; the body is closed when read
-// returns. model is the model the body asks for, for errors. An error of
+// reply, with the reply's Attempts set; read is given ctx, and the body is
+// closed when read returns. model is the model the body asks for, for errors. An error of
 // the request is a *chat.ProviderError with Attempts set; a cancelled or
 // expired ctx is reported as ctx.Err(). read builds its errors with the
 // Reply's methods, so that they carry the status, request id and attempts
@@ -101,13 +101,13 @@ const maxErrorBody = 64 << 10
 // The retries end when a 2xx response's headers arrive: nothing of a reply
 // has been read then, and whatever happens to the body afterwards is
 // reported by read and never retried.
-func (e *Endpoint) Call(ctx context.Context, model, accept string, body []byte, read func(*Reply) (*chat.Response, error)) (*chat.Response, error) {
+func (e *Endpoint) Call(ctx context.Context, model, accept string, body []byte, read func(context.Context, *Reply) (*chat.Response, error)) (*chat.Response, error) {
 	rep, err := e.post(ctx, model, accept, body)
 	if err != nil {
 		return nil, err
 	}
 	defer rep.Body.Close()
-	resp, err := read(rep)
+	resp, err := read(ctx, rep)
 	if resp != nil {
 		resp.Attempts = rep.Attempts
 	}

@@ -66,10 +66,10 @@ func TestPostSendsHeaders(t *testing.T) {
 		_, _ = io.WriteString(w, `{"ok":true}`)
 	})
 	var pe *chat.ProviderError
-	resp, err := endpoint(srv).Call(context.Background(), "m", "text/event-stream", []byte(`{}`), func(rep *Reply) (*chat.Response, error) {
+	resp, err := endpoint(srv).Call(context.Background(), "m", "text/event-stream", []byte(`{}`), func(ctx context.Context, rep *Reply) (*chat.Response, error) {
 		assert.Equal(t, 1, rep.Attempts)
 		assert.Equal(t, "req_1", rep.RequestID)
-		data, err := rep.ReadAll(context.Background())
+		data, err := rep.ReadAll(ctx)
 		require.NoError(t, err)
 		assert.Equal(t, `{"ok":true}`, string(data))
 		pe = rep.BadResponse("no choices")
@@ -86,8 +86,8 @@ func TestPostSendsHeaders(t *testing.T) {
 }
 
 // noRead is a Call's read for a request that must fail.
-func noRead(t *testing.T) func(*Reply) (*chat.Response, error) {
-	return func(*Reply) (*chat.Response, error) {
+func noRead(t *testing.T) func(context.Context, *Reply) (*chat.Response, error) {
+	return func(context.Context, *Reply) (*chat.Response, error) {
 		t.Error("a reply was read")
 		return nil, nil
 	}
@@ -181,7 +181,7 @@ func TestPostRetries(t *testing.T) {
 	})
 	e := endpoint(srv)
 	e.Retry = retry.Policy{Sleep: func(context.Context, time.Duration) error { return nil }}
-	resp, err := e.Call(context.Background(), "m", "application/json", []byte(`{}`), func(*Reply) (*chat.Response, error) {
+	resp, err := e.Call(context.Background(), "m", "application/json", []byte(`{}`), func(context.Context, *Reply) (*chat.Response, error) {
 		return &chat.Response{}, nil
 	})
 	require.NoError(t, err)

@@ -20,14 +20,16 @@
 //
 // and sends each call through it, decoding the reply in a function:
 //
-//	return m.ep.Call(ctx, model, "application/json", body, func(rep *httpline.Reply) (*chat.Response, error) {
+//	return m.ep.Call(ctx, model, "application/json", body, decode)
+//
+//	func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 //		data, err := rep.ReadAll(ctx)
 //		if err != nil {
 //			return nil, err
 //		}
 //		...
 //		return nil, rep.BadResponse("response has no choices")
-//	})
+//	}
 //
 // Every error is then a *chat.ProviderError with the provider, status,
 // model, request id and number of attempts, and the key in none of them.

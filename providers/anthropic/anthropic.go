@@ -178,9 +178,7 @@ func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, er
 	if err != nil {
 		return nil, err
 	}
-	return m.endpoint.Call(ctx, model, "application/json", body, func(r *httpline.Reply) (*chat.Response, error) {
-		return m.reply(ctx, r)
-	})
+	return m.endpoint.Call(ctx, model, "application/json", body, m.reply)
 }
 
 // reply reads a reply that is not streamed.

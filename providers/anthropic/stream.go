@@ -33,7 +33,7 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if yield == nil {
 		yield = func(chat.Delta) bool { return true }
 	}
-	return m.endpoint.Call(ctx, model, "text/event-stream", body, func(r *httpline.Reply) (*chat.Response, error) {
+	return m.endpoint.Call(ctx, model, "text/event-stream", body, func(ctx context.Context, r *httpline.Reply) (*chat.Response, error) {
 		if r.IsJSON() {
 			// A server that answers a stream request with a whole reply.
 			out, err := m.reply(ctx, r)

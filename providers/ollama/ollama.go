@@ -173,9 +173,7 @@ func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, er
 	if err != nil {
 		return nil, err
 	}
-	return m.ep.Call(ctx, model, "application/json", body, func(rep *httpline.Reply) (*chat.Response, error) {
-		return decode(ctx, rep)
-	})
+	return m.ep.Call(ctx, model, "application/json", body, decode)
 }
 
 // decode reads a reply that is not streamed.
@@ -215,7 +213,7 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if yield == nil {
 		yield = func(chat.Delta) bool { return true }
 	}
-	return m.ep.Call(ctx, model, "application/x-ndjson", body, func(rep *httpline.Reply) (*chat.Response, error) {
+	return m.ep.Call(ctx, model, "application/x-ndjson", body, func(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 		return read(ctx, rep, yield)
 	})
 }

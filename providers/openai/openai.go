@@ -144,9 +144,7 @@ func (m *Model) Chat(ctx context.Context, req *chat.Request) (*chat.Response, er
 	if err != nil {
 		return nil, err
 	}
-	return m.ep.Call(ctx, model, "application/json", body, func(rep *httpline.Reply) (*chat.Response, error) {
-		return decode(ctx, rep)
-	})
+	return m.ep.Call(ctx, model, "application/json", body, decode)
 }
 
 // decode reads a reply that is not streamed.

@@ -37,7 +37,7 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if yield == nil {
 		yield = func(chat.Delta) bool { return true }
 	}
-	return m.ep.Call(ctx, model, "text/event-stream", body, func(rep *httpline.Reply) (*chat.Response, error) {
+	return m.ep.Call(ctx, model, "text/event-stream", body, func(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 		if rep.IsJSON() {
 			// A server that does not stream answers with the whole reply.
 			reply, err := decode(ctx, rep)
