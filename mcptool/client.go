@@ -537,7 +537,7 @@ func (c *Client) transport() (mcp.Transport, *exec.Cmd, error) {
 			base = http.DefaultTransport
 		}
 		copied := *hc
-		copied.Transport = &httpTransport{base: base, header: c.srv.Header, endpoint: c.endpoint}
+		copied.Transport = &httpTransport{base: base, header: c.srv.Header, endpoint: c.endpoint, origin: origin(c.endpoint)}
 		// The go-sdk knows the endpoint without its credentials, so that
 		// none of its errors (nor net/http's) can show them.
 		return &mcp.StreamableClientTransport{Endpoint: public(c.endpoint), HTTPClient: &copied}, nil, nil

@@ -41,11 +41,16 @@ func public(u *url.URL) string {
 
 // origin is a URL's scheme, host and port, the port spelled out.
 func origin(u *url.URL) string {
-	port := u.Port()
+	scheme, port := strings.ToLower(u.Scheme), u.Port()
 	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
 	}
-	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }
 
 // httpTransport carries the requests of a server given by URL. To the
@@ -68,10 +73,11 @@ type httpTransport struct {
 	base     http.RoundTripper
 	header   http.Header
 	endpoint *url.URL
+	origin   string // the endpoint's
 }
 
 func (t *httpTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	home := origin(r.URL) == origin(t.endpoint)
+	home := origin(r.URL) == t.origin
 	if home {
 		r = r.Clone(r.Context())
 		for k, vs := range t.header {
