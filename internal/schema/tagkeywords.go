@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolcall-go/toolcall/internal/jsonnode"
+	"github.com/toolcall-go/toolcall/internal/tagcheck"
 )
 
 // tags is invopop's structKeywordsFromTags: it applies a field's tags to
@@ -19,7 +20,7 @@ func (w *walker) tags(p *sch, tags *tagSet) {
 	var unprocessed []string
 	if tags.schema != "" {
 		var buf [8]string
-		unprocessed = w.genericKeywords(p, splitOnUnescapedCommas(buf[:0], tags.schema))
+		unprocessed = w.genericKeywords(p, tagcheck.AppendPieces(buf[:0], tags.schema))
 	}
 	switch p.typ {
 	case "integer", "number", "boolean":
@@ -41,7 +42,7 @@ func (w *walker) tags(p *sch, tags *tagSet) {
 	}
 	if tags.extras != "" {
 		var buf [8]string
-		for _, e := range splitOnUnescapedCommas(buf[:0], tags.extras) {
+		for _, e := range tagcheck.AppendPieces(buf[:0], tags.extras) {
 			if k, v, ok := strings.Cut(e, "="); ok {
 				p.setExtra(k, v)
 			}
@@ -283,28 +284,4 @@ func (p *sch) setExtra(key, val string) {
 		x = val
 	}
 	k.extras = append(k.extras, extra{key, x})
-}
-
-// splitOnUnescapedCommas is invopop's, appending to dst: a comma after a
-// backslash joins the two pieces, and the backslash is dropped.
-func splitOnUnescapedCommas(dst []string, tag string) []string {
-	escaped := strings.Contains(tag, `\`)
-	for {
-		piece, rest, more := strings.Cut(tag, ",")
-		if escaped && len(dst) > 0 {
-			if last := dst[len(dst)-1]; last != "" && last[len(last)-1] == '\\' {
-				dst[len(dst)-1] = last[:len(last)-1] + "," + piece
-				if !more {
-					return dst
-				}
-				tag = rest
-				continue
-			}
-		}
-		dst = append(dst, piece)
-		if !more {
-			return dst
-		}
-		tag = rest
-	}
 }

@@ -260,40 +260,25 @@ func shapeOfSchema(s *jsonschema.Schema, depth int) shape {
 	return sh
 }
 
-// appendPieces appends the pieces of tag, as splitOnUnescapedCommas cuts
-// them, to dst.
-func appendPieces(dst []string, tag string) []string {
-	if strings.Contains(tag, `\`) {
-		return append(dst, splitOnUnescapedCommas(tag)...)
-	}
-	for p := range strings.SplitSeq(tag, ",") {
-		dst = append(dst, p)
-	}
-	return dst
-}
-
-// splitOnUnescapedCommas is invopop's splitter, copied so that pieces are
-// cut exactly where invopop cuts them: a comma preceded by a backslash joins
-// the two sides and the backslash is dropped.
-func splitOnUnescapedCommas(tagString string) []string {
-	ret := make([]string, 0)
-	separated := strings.Split(tagString, ",")
-	ret = append(ret, separated[0])
-	i := 0
-	for _, nextTag := range separated[1:] {
-		if len(ret[i]) == 0 {
-			ret = append(ret, nextTag)
-			i++
-			continue
-		}
-		if ret[i][len(ret[i])-1] == '\\' {
-			ret[i] = ret[i][:len(ret[i])-1] + "," + nextTag
+// AppendPieces appends the pieces of tag, a jsonschema or jsonschema_extras
+// tag, to dst, cut exactly where invopop's splitOnUnescapedCommas cuts them:
+// a comma after a backslash joins the two sides, and the backslash is
+// dropped.
+func AppendPieces(dst []string, tag string) []string {
+	start := len(dst)
+	escaped := strings.Contains(tag, `\`)
+	for {
+		piece, rest, more := strings.Cut(tag, ",")
+		if last := len(dst) - 1; escaped && last >= start && strings.HasSuffix(dst[last], `\`) {
+			dst[last] = dst[last][:len(dst[last])-1] + "," + piece
 		} else {
-			ret = append(ret, nextTag)
-			i++
+			dst = append(dst, piece)
 		}
+		if !more {
+			return dst
+		}
+		tag = rest
 	}
-	return ret
 }
 
 func check(tag string, t reflect.Type, o checkOpts) error {
@@ -309,7 +294,7 @@ func check(tag string, t reflect.Type, o checkOpts) error {
 		return nil
 	}
 	var buf [8]string
-	pieces := appendPieces(buf[:0], tag)
+	pieces := AppendPieces(buf[:0], tag)
 	if strings.Contains(tag, `\`) {
 		for _, flag := range []string{"required", "nullable"} {
 			if countPlain(tag, flag) > count(pieces, flag) {

@@ -303,3 +303,30 @@ func TestNumberGrammar(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendPieces pins invopop's cutting: an escaped comma joins two
+// pieces and loses its backslash, an empty piece is never joined, and what
+// dst already holds is left alone.
+func TestAppendPieces(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		dst  []string
+		tag  string
+		want []string
+	}{
+		{nil, "", []string{""}},
+		{nil, "a,b", []string{"a", "b"}},
+		{nil, "a,,b,", []string{"a", "", "b", ""}},
+		{nil, `a\,b,c`, []string{"a,b", "c"}},
+		{nil, `a\,b\,c`, []string{"a,b,c"}},
+		{nil, `\,a`, []string{",a"}},
+		{nil, `a\\,b`, []string{`a\,b`}},
+		{nil, `,\,a`, []string{"", ",a"}},
+		{nil, `a\`, []string{`a\`}},
+		{[]string{`x\`}, "a,b", []string{`x\`, "a", "b"}},
+		{[]string{`x\`}, `a\,b`, []string{`x\`, "a,b"}},
+	} {
+		got := AppendPieces(tc.dst, tc.tag)
+		assert.Equal(t, tc.want, got, "tag %q", tc.tag)
+	}
+}
