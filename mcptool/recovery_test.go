@@ -31,24 +31,6 @@ import (
 	tt "github.com/toolcall-go/toolcall/toolcalltest"
 )
 
-// errorLog collects what a Client reports to Remote.OnError.
-type errorLog struct {
-	mu   sync.Mutex
-	errs []error
-}
-
-func (l *errorLog) add(err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.errs = append(l.errs, err)
-}
-
-func (l *errorLog) all() []error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.errs)
-}
-
 // killed runs a loop that gets the stdio server's pid, kills the server
 // and waits until it is gone: the go-sdk reaps it once it has seen the
 // session end. It returns the pid and the toolcall Client, whose model
@@ -122,7 +104,7 @@ func testStdioKilledNoRestart(t *testing.T, bin string) {
 // tools/list_changed, keeps the last good list; the next one finds the new
 // tool.
 func testStdioFailedListKeepsTools(t *testing.T, bin string) {
-	var reported errorLog
+	var reported record[error]
 	c := connect(t, mcptool.Remote{Name: "prog", Command: bin, OnError: reported.add})
 	ctx := context.Background()
 	tools, err := c.Tools(ctx, nil)
@@ -358,7 +340,7 @@ func TestRestartedHTTPServer(t *testing.T) {
 	addr := ln.Addr().String()
 	stop := serveOn(t, ln, handler(servers[0]))
 
-	var reported errorLog
+	var reported record[error]
 	hc, conns := trackedClient(t)
 	c := connect(t, mcptool.Remote{Name: "http", URL: "http://" + addr, HTTPClient: hc, OnError: reported.add})
 	model := sumTwice()
@@ -526,7 +508,7 @@ func TestTypeScriptSessionLoss(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			f, url := serveTSLike(t, "")
-			var reported errorLog
+			var reported record[error]
 			c := connect(t, mcptool.Remote{Name: "ts", URL: url, HTTPClient: httpClient(t), OnError: reported.add})
 			client := toolcall.NewClient(sumTwice(), toolcall.WithToolset(c))
 			resp, err := client.Prompt("go").Call(context.Background())
@@ -597,7 +579,7 @@ func TestTypeScriptSessionLossOverAProgramsTransport(t *testing.T) {
 		t.Run("id="+tc.id, func(t *testing.T) {
 			t.Parallel()
 			f, url := serveTSLike(t, tc.id)
-			var reported errorLog
+			var reported record[error]
 			hc := httpClient(t)
 			c := connect(t, mcptool.Remote{Name: "ts", OnError: reported.add, Transport: func() (mcp.Transport, error) {
 				return &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil

@@ -49,20 +49,21 @@ func sdkHandler(t *testing.T) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
 }
 
-// headerLog records one header of each request a server got, or other
-// texts.
-type headerLog struct {
+// A record collects what is seen from other goroutines: one header of
+// each request a server got, or the errors a Client reports to
+// Remote.OnError.
+type record[T any] struct {
 	mu   sync.Mutex
-	seen []string
+	seen []T
 }
 
-func (l *headerLog) add(v string) {
+func (l *record[T]) add(v T) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.seen = append(l.seen, v)
 }
 
-func (l *headerLog) all() []string {
+func (l *record[T]) all() []T {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.Clone(l.seen)
@@ -78,7 +79,7 @@ func TestURLCredentialsReachNoErrorNorTheModel(t *testing.T) {
 	t.Parallel()
 	secrets := []string{"sk-url-secret", "pw-secret", "frag-secret"}
 	h := sdkHandler(t)
-	var keys, users headerLog
+	var keys, users record[string]
 	var broken atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if broken.Load() {
@@ -98,7 +99,7 @@ func TestURLCredentialsReachNoErrorNorTheModel(t *testing.T) {
 	raw := "http://bob:pw-secret@" + host + "/mcp?api_key=sk-url-secret#frag-secret"
 	name := "http://" + host + "/mcp"
 
-	var reported headerLog // of the errors' texts
+	var reported record[string] // of the errors' texts
 	c := connect(t, mcptool.Remote{URL: raw, HTTPClient: ownConnections(t), OnError: func(err error) { reported.add(err.Error()) }})
 	require.NotEmpty(t, keys.all())
 	for _, k := range keys.all() {
@@ -147,7 +148,7 @@ func TestURLCredentialsReachNoErrorNorTheModel(t *testing.T) {
 // though net/http itself would forward X-Api-Key there.
 func TestHeadersStayWithTheirOrigin(t *testing.T) {
 	t.Parallel()
-	var otherKeys, otherAuth, homeKeys, homeAuth headerLog
+	var otherKeys, otherAuth, homeKeys, homeAuth record[string]
 	h := sdkHandler(t)
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		otherKeys.add(r.Header.Get("X-Api-Key"))
