@@ -88,6 +88,17 @@ func (st *state) checkString(n *node, s string) {
 	}
 }
 
+// checkItemCount checks an array's number of items against minItems and
+// maxItems.
+func (st *state) checkItemCount(n *node, count int) {
+	if n.minItems >= 0 && count < n.minItems {
+		st.failf("minItems", "must have at least %d items", n.minItems)
+	}
+	if n.maxItems >= 0 && count > n.maxItems {
+		st.failf("maxItems", "must have at most %d items", n.maxItems)
+	}
+}
+
 func (st *state) checkNumber(n *node, d decimal) {
 	if n.enum != nil {
 		st.checkEnum(n, '0', "", d, nil)

@@ -129,13 +129,8 @@ func (st *state) decodeSlice(p *Plan, ptr unsafe.Pointer, depth int) error {
 			}
 		}
 	}
-	if n := p.check; n != nil {
-		if n.minItems >= 0 && count < n.minItems {
-			st.failf("minItems", "must have at least %d items", n.minItems)
-		}
-		if n.maxItems >= 0 && count > n.maxItems {
-			st.failf("maxItems", "must have at most %d items", n.maxItems)
-		}
+	if p.check != nil {
+		st.checkItemCount(p.check, count)
 	}
 	return nil
 }

@@ -309,12 +309,7 @@ func (st *state) array(n *node, depth int) error {
 	if n == nil {
 		return nil
 	}
-	if n.minItems >= 0 && count < n.minItems {
-		st.failf("minItems", "must have at least %d items", n.minItems)
-	}
-	if n.maxItems >= 0 && count > n.maxItems {
-		st.failf("maxItems", "must have at most %d items", n.maxItems)
-	}
+	st.checkItemCount(n, count)
 	if dupA >= 0 {
 		st.failf("uniqueItems", "items must be unique, but items %d and %d are equal", dupA, dupB)
 	}
