@@ -1,15 +1,16 @@
 // Package httpline is the HTTP side of the providers, written once: an
-// [Endpoint] posts a model's request, retries it, and turns a failed
-// status into a *chat.ProviderError with the server's message, Retry-After
-// and request id, the API key removed; the [Reply] it hands the provider
-// reads the body within the response limit ([Reply.ReadAll],
-// [Reply.Lines] for streams, [Reply.IsJSON] and [YieldWhole] for a
-// stream a server answered whole) and builds the errors of what the
-// provider decodes from it. Also here: the HTTP client the providers share
-// ([DefaultClient]), the response limit's helpers ([ResponseLimit],
-// [AppendText] for a stream's text), the fields of a server-sent event
-// stream's lines ([SSELine]), what a 404 says ([NamesModel]) and the
-// sentinel an HTTP status means ([StatusError]).
+// [Endpoint] posts a model's request ([Endpoint.Call], [Endpoint.Stream]
+// for a streamed one, which also takes a whole reply a server sent
+// instead), retries it, and turns a failed status into a
+// *chat.ProviderError with the server's message, Retry-After and request
+// id, the API key removed; the [Reply] it hands the provider reads the
+// body within the response limit ([Reply.ReadAll], [Reply.Lines] for
+// streams) and builds the errors of what the provider decodes from it.
+// Also here: the HTTP client the providers share ([DefaultClient]), the
+// response limit's helpers ([ResponseLimit], [AppendText] for a stream's
+// text), the fields of a server-sent event stream's lines ([SSELine]),
+// what a 404 says ([NamesModel]) and the sentinel an HTTP status means
+// ([StatusError]).
 //
 // A provider keeps one Endpoint in its model, built by New:
 //
@@ -30,6 +31,11 @@
 //		...
 //		return nil, rep.BadResponse("response has no choices")
 //	}
+//
+// A stream goes through [Endpoint.Stream] with the function that reads
+// its lines, and the decode of Chat for a server that answers whole:
+//
+//	return m.ep.Stream(ctx, model, "text/event-stream", body, yield, read, decode)
 //
 // Every error is then a *chat.ProviderError with the provider, status,
 // model, request id and number of attempts, and the key in none of them.

@@ -30,21 +30,13 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if err != nil {
 		return nil, err
 	}
-	if yield == nil {
-		yield = func(chat.Delta) bool { return true }
-	}
-	return m.endpoint.Call(ctx, model, "text/event-stream", body, func(ctx context.Context, r *httpline.Reply) (*chat.Response, error) {
-		if r.IsJSON() {
-			// A server that answers a stream request with a whole reply.
-			out, err := m.reply(ctx, r)
-			if err == nil && !httpline.YieldWhole(out, yield) {
-				return nil, chat.ErrStreamStopped
-			}
-			return out, err
-		}
-		s := streamState{r: r, yield: yield}
-		return s.read(ctx, r.Lines())
-	})
+	return m.endpoint.Stream(ctx, model, "text/event-stream", body, yield, read, m.reply)
+}
+
+// read reads the events of a stream into the reply.
+func read(ctx context.Context, r *httpline.Reply, yield func(chat.Delta) bool) (*chat.Response, error) {
+	s := streamState{r: r, yield: yield}
+	return s.read(ctx, r.Lines())
 }
 
 // streamState is one stream being read.

@@ -210,12 +210,7 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if err != nil {
 		return nil, err
 	}
-	if yield == nil {
-		yield = func(chat.Delta) bool { return true }
-	}
-	return m.ep.Call(ctx, model, "application/x-ndjson", body, func(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
-		return read(ctx, rep, yield)
-	})
+	return m.ep.Stream(ctx, model, "application/x-ndjson", body, yield, read, nil)
 }
 
 // read reads the lines of a stream into the reply.

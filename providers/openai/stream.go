@@ -32,12 +32,7 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if err != nil {
 		return nil, err
 	}
-	if yield == nil {
-		yield = func(chat.Delta) bool { return true }
-	}
-	return m.ep.Call(ctx, model, "text/event-stream", body, func(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
-		return read(ctx, rep, yield)
-	})
+	return m.ep.Stream(ctx, model, "text/event-stream", body, yield, read, nil)
 }
 
 // read reads the events of a stream into the reply.

@@ -34,21 +34,13 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	if err != nil {
 		return nil, err
 	}
-	if yield == nil {
-		yield = func(chat.Delta) bool { return true }
-	}
-	return m.ep.Call(ctx, model, "text/event-stream", body, func(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
-		if rep.IsJSON() {
-			// A server that does not stream answers with the whole reply.
-			reply, err := decode(ctx, rep)
-			if err == nil && !httpline.YieldWhole(reply, yield) {
-				return nil, chat.ErrStreamStopped
-			}
-			return reply, err
-		}
-		s := streamReader{rep: rep, yield: yield}
-		return s.read(ctx, rep.Lines())
-	})
+	return m.ep.Stream(ctx, model, "text/event-stream", body, yield, read, decode)
+}
+
+// read reads the events of a stream into the reply.
+func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool) (*chat.Response, error) {
+	s := streamReader{rep: rep, yield: yield}
+	return s.read(ctx, rep.Lines())
 }
 
 // A streamReader reads one stream of events into a reply.
