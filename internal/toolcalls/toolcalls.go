@@ -6,29 +6,23 @@ package toolcalls
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
 // UniqueIDs gives a call without an id "call_<index>" and a repeated id
-// a "_<n>" suffix, as the providers do, so that every tool message answers
-// one call and the history stays valid to resend. calls is copied only when
-// something changes.
+// a "_<n>" suffix, as the providers do (with [wire.CallIDs], in time
+// linear in the calls), so that every tool message answers one call and
+// the history stays valid to resend. calls is copied only when something
+// changes.
 func UniqueIDs(calls []chat.ToolCall) (_ []chat.ToolCall, changed bool) {
 	if len(calls) == 1 && calls[0].ID != "" {
 		return calls, false // the common reply
 	}
+	ids := wire.CallIDs{Prefix: "call_"}
 	for i := range calls {
-		id := calls[i].ID
-		if id == "" {
-			id = "call_" + strconv.Itoa(i)
-		}
-		base := id
-		for n := 1; slices.ContainsFunc(calls[:i], func(c chat.ToolCall) bool { return c.ID == id }); n++ {
-			id = base + "_" + strconv.Itoa(n)
-		}
-		if id != calls[i].ID {
+		if id := ids.Next(calls[i].ID); id != calls[i].ID {
 			if !changed {
 				calls, changed = slices.Clone(calls), true
 			}

@@ -34,6 +34,25 @@ func TestUniqueIDs(t *testing.T) {
 	assert.Same(t, &fine[0], &got[0])
 }
 
+// TestUniqueIDsManyRepeated: a reply of thousands of calls with one id
+// (the reply is untrusted) gets unique ids in linear time; trying the
+// suffixes from 1 against every earlier call would take minutes.
+func TestUniqueIDsManyRepeated(t *testing.T) {
+	calls := make([]chat.ToolCall, 20000)
+	for i := range calls {
+		calls[i].ID = "x"
+	}
+	got, changed := UniqueIDs(calls)
+	assert.True(t, changed)
+	seen := make(map[string]bool, len(got))
+	for _, c := range got {
+		seen[c.ID] = true
+	}
+	assert.Len(t, seen, len(calls))
+	assert.Equal(t, "x", got[0].ID)
+	assert.Equal(t, "x_19999", got[len(got)-1].ID)
+}
+
 func TestWithUniqueIDs(t *testing.T) {
 	mr := &chat.Response{Message: chat.Message{ToolCalls: []chat.ToolCall{{}, {}}}}
 	got := WithUniqueIDs(mr)
