@@ -51,13 +51,17 @@ func (o *Object) Delete(key string) {
 	}
 }
 
-// Clone returns a deep copy of v.
+// Clone returns a deep copy of v. An empty object gets nil members, as
+// [Parse] gives it.
 func Clone(v any) any {
 	switch v := v.(type) {
 	case *Object:
-		c := &Object{Members: make([]Member, len(v.Members))}
-		for i, m := range v.Members {
-			c.Members[i] = Member{m.Key, Clone(m.Value)}
+		c := &Object{}
+		if len(v.Members) > 0 {
+			c.Members = make([]Member, len(v.Members))
+			for i, m := range v.Members {
+				c.Members[i] = Member{m.Key, Clone(m.Value)}
+			}
 		}
 		return c
 	case []any:

@@ -84,7 +84,7 @@ func (e *emitter) object(s *sch) *jsonnode.Object {
 	var body *jsonnode.Object
 	switch {
 	case r.custom != nil:
-		body = tidy(clone(r.custom)).(*jsonnode.Object)
+		body = tidy(jsonnode.Clone(r.custom)).(*jsonnode.Object)
 	case r.st >= 0:
 		body = e.object(e.w.structs[r.st].body)
 	default:

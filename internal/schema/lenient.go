@@ -6,5 +6,5 @@ import "github.com/toolcall-go/toolcall/internal/jsonnode"
 // properties also accepting null: what a direct call accepts, so that a
 // call checked against the strict variant passes again.
 func LenientOf(tree *jsonnode.Object) *jsonnode.Object {
-	return rewriteOptional(clone(tree).(*jsonnode.Object), false)
+	return rewriteOptional(jsonnode.Clone(tree).(*jsonnode.Object), false)
 }

@@ -38,7 +38,7 @@ type Type struct {
 // StrictOf returns the strict variant of the object schema tree, which is
 // left as it is.
 func StrictOf(tree *jsonnode.Object) *jsonnode.Object {
-	return rewriteOptional(clone(tree).(*jsonnode.Object), true)
+	return rewriteOptional(jsonnode.Clone(tree).(*jsonnode.Object), true)
 }
 
 // Error is why a type has no schema.
@@ -219,7 +219,7 @@ func shapeRoot(s *jsonnode.Object, recursive []string) *jsonnode.Object {
 	}
 	root := s
 	if ref, ok := s.Get("$ref"); ok {
-		root = clone(def(defName(ref.(string)))).(*jsonnode.Object)
+		root = jsonnode.Clone(def(defName(ref.(string)))).(*jsonnode.Object)
 	}
 	root.Delete("$schema")
 	root.Delete("$id")
@@ -234,7 +234,7 @@ func shapeRoot(s *jsonnode.Object, recursive []string) *jsonnode.Object {
 				name := defName(fmt.Sprint(ref))
 				d := def(name)
 				if d != nil && !slices.Contains(recursive, name) {
-					body := inline(clone(d)).(*jsonnode.Object)
+					body := inline(jsonnode.Clone(d)).(*jsonnode.Object)
 					for _, m := range v.Members {
 						if m.Key != "$ref" {
 							body.Set(m.Key, inline(m.Value))
@@ -244,7 +244,7 @@ func shapeRoot(s *jsonnode.Object, recursive []string) *jsonnode.Object {
 				}
 				if _, seen := kept.Get(name); !seen && d != nil {
 					kept.Set(name, nil) // reserve: the body may refer to itself
-					kept.Set(name, inline(clone(d)))
+					kept.Set(name, inline(jsonnode.Clone(d)))
 				}
 				return v
 			}
@@ -329,29 +329,6 @@ func subschemas(s *jsonnode.Object, f func(any) any) {
 			}
 		}
 	}
-}
-
-// clone is jsonnode.Clone, but an empty object keeps nil members as a
-// parsed one has.
-func clone(v any) any {
-	switch v := v.(type) {
-	case *jsonnode.Object:
-		c := &jsonnode.Object{}
-		if len(v.Members) > 0 {
-			c.Members = make([]jsonnode.Member, len(v.Members))
-			for i, m := range v.Members {
-				c.Members[i] = jsonnode.Member{Key: m.Key, Value: clone(m.Value)}
-			}
-		}
-		return c
-	case []any:
-		c := make([]any, len(v))
-		for i, e := range v {
-			c[i] = clone(e)
-		}
-		return c
-	}
-	return v
 }
 
 func notSchema() *jsonnode.Object {
