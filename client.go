@@ -597,8 +597,7 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 		}
 	}
 	if pz := ex.paused; pz != nil {
-		pz.Model, pz.Options, pz.State = cl.req.Model, cl.req.Options, maps.Clone(resp.State)
-		if serr := cl.cfg.finishPause(pz); serr != nil {
+		if serr := cl.cfg.finishPause(pz, cl.req.Model, cl.req.Options, resp.State); serr != nil {
 			return true, serr
 		}
 	}

@@ -152,8 +152,7 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 	resp.History, resp.Executions, resp.ReturnedDirect = slices.Clip(ex.History), ex.Executions, ex.ReturnDirect
 	resp.State = stateWrites(ex.Executions)
 	if pz := ex.paused; pz != nil {
-		pz.Model, pz.Options, pz.State = req.Model, req.Options, maps.Clone(resp.State)
-		if serr := cfg.finishPause(pz); serr != nil {
+		if serr := cfg.finishPause(pz, req.Model, req.Options, resp.State); serr != nil {
 			return resp, serr
 		}
 	}

@@ -47,9 +47,11 @@ func WithResumeClaim(claim func(ctx context.Context, id string) error) ClientOpt
 	return optionFunc(func(c *config) { c.claim = claim })
 }
 
-// finishPause gives p its ID and, when the client seals, its seal; p is
-// complete otherwise.
-func (c *config) finishPause(p *Paused) error {
+// finishPause completes p with the model and options of the call's
+// request and a copy of its session state, and gives it its ID and, when
+// the client seals, its seal.
+func (c *config) finishPause(p *Paused, model string, opts chat.Options, state map[string]any) error {
+	p.Model, p.Options, p.State = model, opts, maps.Clone(state)
 	p.ID, p.Seal = rand.Text(), ""
 	s, err := c.seal.Seal(p)
 	if err != nil {
