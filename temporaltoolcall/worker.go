@@ -114,21 +114,33 @@ func (w *Worker) offered(names []string) ([]toolcall.Tool, error) {
 	return out, nil
 }
 
-// nonRetryableModelErrors are the model errors a retry cannot fix.
-var nonRetryableModelErrors = []string{"chat.ErrBadRequest", "chat.ErrUnauthorized", "chat.ErrModelNotFound", "chat.ErrToolsNotSupported", typeInput, typeTooLarge}
-
+// modelErrors are the error types under which a failed model request is
+// recorded, by the chat error it matches, and whether a retry can fix it.
 var modelErrors = []struct {
-	err error
-	typ string
+	err   error
+	typ   string
+	final bool // a retry cannot fix it
 }{
-	{chat.ErrBadRequest, "chat.ErrBadRequest"},
-	{chat.ErrUnauthorized, "chat.ErrUnauthorized"},
-	{chat.ErrModelNotFound, "chat.ErrModelNotFound"},
-	{chat.ErrToolsNotSupported, "chat.ErrToolsNotSupported"},
-	{chat.ErrRateLimited, "chat.ErrRateLimited"},
-	{chat.ErrServer, "chat.ErrServer"},
-	{chat.ErrBadResponse, "chat.ErrBadResponse"},
+	{chat.ErrBadRequest, "chat.ErrBadRequest", true},
+	{chat.ErrUnauthorized, "chat.ErrUnauthorized", true},
+	{chat.ErrModelNotFound, "chat.ErrModelNotFound", true},
+	{chat.ErrToolsNotSupported, "chat.ErrToolsNotSupported", true},
+	{chat.ErrRateLimited, "chat.ErrRateLimited", false},
+	{chat.ErrServer, "chat.ErrServer", false},
+	{chat.ErrBadResponse, "chat.ErrBadResponse", false},
 }
+
+// nonRetryableModelErrors are the error types of a model request that a
+// retry cannot fix: the final model errors, bad input, a payload too large.
+var nonRetryableModelErrors = func() []string {
+	var types []string
+	for _, e := range modelErrors {
+		if e.final {
+			types = append(types, e.typ)
+		}
+	}
+	return append(types, typeInput, typeTooLarge)
+}()
 
 // heartbeat records heartbeats until the returned func is called, so that
 // the server notices a lost worker within the HeartbeatTimeout.
