@@ -141,17 +141,3 @@ func fieldName(f *reflect.StructField, tags *tagSet) (name string, embed, requir
 	}
 	return name, false, required, nullable
 }
-
-// hasOption reports whether the json tag has the option opt.
-func hasOption(jsonTag, opt string) bool {
-	_, opts, ok := strings.Cut(jsonTag, ",")
-	if !ok {
-		return false
-	}
-	for o := range strings.SplitSeq(opts, ",") {
-		if o == opt {
-			return true
-		}
-	}
-	return false
-}

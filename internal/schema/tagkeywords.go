@@ -24,7 +24,7 @@ func (w *walker) tags(p *sch, tags *tagSet) {
 	}
 	switch p.typ {
 	case "integer", "number", "boolean":
-		if hasOption(tags.json, "string") {
+		if tagcheck.HasJSONOption(tags.json, "string") {
 			p.typ = "string"
 		}
 	}

@@ -285,7 +285,7 @@ func (w *walker) fields(t reflect.Type, path string, owner reflect.Type, embedde
 		}
 		prop, embed, required, nullable := fieldName(&f, &tags)
 		switch {
-		case hasOption(tag, "inline"):
+		case tagcheck.HasJSONOption(tag, "inline"):
 			w.legacy = true
 		case embed:
 			w.embed(st, p)

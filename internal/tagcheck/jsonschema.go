@@ -52,7 +52,7 @@ func JSONSchemaTags(t reflect.Type, anonymous bool, tag, jsonTag string, hasDesc
 	if tag == "" {
 		return nil
 	}
-	jsonName, jsonOpts, _ := strings.Cut(jsonTag, ",")
+	jsonName, _, _ := strings.Cut(jsonTag, ",")
 	if jsonName == "-" {
 		return nil // invopop leaves the field out; its tags cannot mislead anyone
 	}
@@ -62,20 +62,24 @@ func JSONSchemaTags(t reflect.Type, anonymous bool, tag, jsonTag string, hasDesc
 		if ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
-		if (anonymous && jsonName == "" && ft.Kind() == reflect.Struct) || optionIn(jsonOpts, "inline") {
+		if (anonymous && jsonName == "" && ft.Kind() == reflect.Struct) || HasJSONOption(jsonTag, "inline") {
 			return errors.New("jsonschema tag: an embedded struct is flattened into its parent, so its jsonschema tag has no effect; tag its fields instead")
 		}
 	}
 	return check(tag, t, checkOpts{
 		mapper:        mapper,
-		jsonString:    optionIn(jsonOpts, "string"),
+		jsonString:    HasJSONOption(jsonTag, "string"),
 		hasDescTagKey: hasDesc,
 	})
 }
 
-// optionIn reports whether opt is among the comma-separated options of a
-// json tag (what follows its name).
-func optionIn(opts, opt string) bool {
+// HasJSONOption reports whether jsonTag, a json tag, has the option opt
+// (one of the comma-separated words after its name).
+func HasJSONOption(jsonTag, opt string) bool {
+	_, opts, ok := strings.Cut(jsonTag, ",")
+	if !ok {
+		return false
+	}
 	for o := range strings.SplitSeq(opts, ",") {
 		if o == opt {
 			return true

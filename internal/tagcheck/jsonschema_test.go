@@ -330,3 +330,23 @@ func TestAppendPieces(t *testing.T) {
 		assert.Equal(t, tc.want, got, "tag %q", tc.tag)
 	}
 }
+
+// TestHasJSONOption pins that only the words after a json tag's name are
+// its options.
+func TestHasJSONOption(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		tag  string
+		want bool
+	}{
+		{"", false},
+		{"string", false},
+		{",string", true},
+		{"n,omitempty,string", true},
+		{"n,strings", false},
+		{"n,,string", true},
+		{"n,omitempty", false},
+	} {
+		assert.Equal(t, tc.want, HasJSONOption(tc.tag, "string"), "tag %q", tc.tag)
+	}
+}
