@@ -1,6 +1,7 @@
 // Package wire holds what the providers do alike with the JSON they send
 // and receive, written once: request bodies without HTML escaping
-// ([Encode]) and the fields Options.Extra adds to them ([AddExtra]); a
+// ([Encode]) and the fields Options.Extra adds to them ([AddExtra]), both
+// with the errors naming what failed ([EncodeRequest]); a
 // tool's input schema as it is sent ([Parameters]) and the error naming
 // one that is not JSON ([SchemaError]); a tool call's arguments as they
 // arrive ([RawArguments]) and as they are sent ([Arguments]); the ids of
@@ -48,6 +49,26 @@ func AddExtra(body []byte, extra map[string]any, reserved []string) ([]byte, err
 		fields[k] = raw
 	}
 	return Encode(fields)
+}
+
+// EncodeRequest returns the body of a request: wr, the request the
+// provider built from req, encoded as [Encode] does, with the fields of
+// extra (Options.Extra) added as [AddExtra] adds them. An error says what
+// was wrong: a tool of tools (Request.Tools) whose input schema is not
+// JSON ([SchemaError]), else what kept wr from being encoded ("encoding
+// request: ..."), or an extra field ("Options.Extra: ...").
+func EncodeRequest(wr any, tools []chat.ToolDefinition, extra map[string]any, reserved []string) ([]byte, error) {
+	body, err := Encode(wr)
+	if err != nil {
+		if err := SchemaError(tools); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("encoding request: %v", err)
+	}
+	if body, err = AddExtra(body, extra, reserved); err != nil {
+		return nil, fmt.Errorf("Options.Extra: %v", err)
+	}
+	return body, nil
 }
 
 // Encode returns the JSON of v followed by a newline, as json.Encoder

@@ -35,6 +35,28 @@ func TestAddExtra(t *testing.T) {
 	assert.Error(t, err, "a body that is not an object")
 }
 
+// TestEncodeRequest: a request is encoded without HTML escaping and with
+// the extra fields its own do not have; each failure says what failed.
+func TestEncodeRequest(t *testing.T) {
+	type request struct {
+		Model string          `json:"model"`
+		Tools json.RawMessage `json:"tools,omitempty"`
+		Bad   any             `json:"bad,omitempty"`
+	}
+	got, err := EncodeRequest(request{Model: "a<b"}, nil, map[string]any{"model": "x", "seed": 7, "tools": 1}, []string{"tools"})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"model":"a<b","seed":7}`, string(got))
+	assert.Contains(t, string(got), "a<b")
+
+	bad := []chat.ToolDefinition{{Name: "ok", InputSchema: json.RawMessage(`{}`)}, {Name: "broken", InputSchema: json.RawMessage(`{`)}}
+	_, err = EncodeRequest(request{Tools: json.RawMessage(`[{`)}, bad, nil, nil)
+	assert.EqualError(t, err, `tool "broken": input schema is not valid JSON`)
+	_, err = EncodeRequest(request{Bad: func() {}}, bad[:1], nil, nil)
+	assert.EqualError(t, err, "encoding request: json: unsupported type: func()")
+	_, err = EncodeRequest(request{}, nil, map[string]any{"f": func() {}}, nil)
+	assert.EqualError(t, err, `Options.Extra: key "f": json: unsupported type: func()`)
+}
+
 func TestParameters(t *testing.T) {
 	for _, in := range []string{"", " ", "null", " null\n"} {
 		assert.JSONEq(t, `{"type":"object","properties":{}}`, string(Parameters(json.RawMessage(in))), "%q", in)

@@ -168,15 +168,9 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		wr.ToolChoice = tc
 	}
 
-	body, err := wire.Encode(&wr)
+	body, err := wire.EncodeRequest(&wr, req.Tools, o.Extra, reservedKeys)
 	if err != nil {
-		if err := wire.SchemaError(req.Tools); err != nil {
-			return invalid("%v", err)
-		}
-		return invalid("encoding request: %v", err)
-	}
-	if body, err = wire.AddExtra(body, o.Extra, reservedKeys); err != nil {
-		return invalid("Options.Extra: %v", err)
+		return invalid("%v", err)
 	}
 	return body, model, nil
 }
