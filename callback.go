@@ -294,7 +294,6 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 	if err != nil {
 		return nil, withSource(err, "", cfg.name)
 	}
-	t.conv = cfg.converter
 	t.noResult = reflect.TypeFor[Out]() == reflect.TypeFor[struct{}]()
 	return t, nil
 }
@@ -311,9 +310,8 @@ func MustFunc[In, Out any](name, description string, fn func(context.Context, In
 
 type funcTool[In, Out any] struct {
 	toolCore
-	conv     func(any) (string, error)
 	fn       func(context.Context, In) (Out, error)
-	cfg      toolConfig
+	cfg      toolConfig // its converter converts the result
 	noResult bool
 }
 
@@ -323,7 +321,7 @@ func (t *funcTool[In, Out]) funcType() reflect.Type { return reflect.TypeOf(t.fn
 // is a struct that the default conversion turns into JSON, and nil
 // otherwise.
 func (t *funcTool[In, Out]) OutputSchema() json.RawMessage {
-	if t.conv != nil || t.noResult {
+	if t.cfg.converter != nil || t.noResult {
 		return nil
 	}
 	return outputSchema(reflect.TypeFor[Out]())
@@ -367,5 +365,5 @@ func (t *funcTool[In, Out]) invoke(ctx context.Context, in In) (string, error) {
 	if t.noResult {
 		return resulttext.NoResult, nil
 	}
-	return convert(t.conv, out)
+	return convert(t.cfg.converter, out)
 }
