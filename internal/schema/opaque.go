@@ -47,10 +47,10 @@ func (w *walker) opaque(t reflect.Type) *sch {
 	case t == rawMessageType:
 	case t == ipType:
 		s.typ, s.kwd().format = "string", "ipv4"
-	case HasOwnSchema(t):
+	case hasOwnSchema(t):
 		return w.custom(t)
-	case ReadsJSON(t):
-	case t.Kind() != reflect.String && ReadsText(t):
+	case readsJSON(t):
+	case t.Kind() != reflect.String && readsText(t):
 		s.typ = "string"
 	default:
 		w.legacy = true // not reached: the walker visits every other type

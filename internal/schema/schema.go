@@ -67,10 +67,10 @@ var (
 	ipType              = reflect.TypeFor[net.IP]()
 )
 
-// ReadsJSON reports whether t (or *t, as the decoder decodes into) has its
+// readsJSON reports whether t (or *t, as the decoder decodes into) has its
 // own UnmarshalJSON, or the UnmarshalJSONFrom of the JSON codec arguments
 // fall back to.
-func ReadsJSON(t reflect.Type) bool {
+func readsJSON(t reflect.Type) bool {
 	if methodless(t) {
 		return false
 	}
@@ -82,9 +82,9 @@ func ReadsJSON(t reflect.Type) bool {
 	return false
 }
 
-// ReadsText reports whether t (or *t) has its own UnmarshalText, with
+// readsText reports whether t (or *t) has its own UnmarshalText, with
 // which encoding/json reads it from a JSON string.
-func ReadsText(t reflect.Type) bool {
+func readsText(t reflect.Type) bool {
 	return !methodless(t) && (t.Implements(textUnmarshalerType) || reflect.PointerTo(t).Implements(textUnmarshalerType))
 }
 
@@ -103,10 +103,10 @@ func methodless(t reflect.Type) bool {
 }
 
 // DecodesItself reports whether t reads its own JSON or text form.
-func DecodesItself(t reflect.Type) bool { return ReadsJSON(t) || ReadsText(t) }
+func DecodesItself(t reflect.Type) bool { return readsJSON(t) || readsText(t) }
 
-// HasOwnSchema reports whether t (or *t) supplies its schema with JSONSchema().
-func HasOwnSchema(t reflect.Type) bool {
+// hasOwnSchema reports whether t (or *t) supplies its schema with JSONSchema().
+func hasOwnSchema(t reflect.Type) bool {
 	return !methodless(t) && (t.Implements(schemaerType) || reflect.PointerTo(t).Implements(schemaerType))
 }
 
@@ -184,11 +184,11 @@ func mapper(root reflect.Type) func(reflect.Type) *jsonschema.Schema {
 		switch {
 		case t == durationType:
 			return &jsonschema.Schema{Type: "string", Pattern: durationPattern}
-		case t == root || t == timeType || t == rawMessageType || t == ipType || HasOwnSchema(t):
+		case t == root || t == timeType || t == rawMessageType || t == ipType || hasOwnSchema(t):
 			return nil
-		case ReadsJSON(t):
+		case readsJSON(t):
 			return &jsonschema.Schema{} // its own JSON form, which a schema cannot know
-		case t.Kind() != reflect.String && ReadsText(t):
+		case t.Kind() != reflect.String && readsText(t):
 			return &jsonschema.Schema{Type: "string"} // encoding/json reads it from a string
 		}
 		return nil

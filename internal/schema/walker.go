@@ -106,10 +106,10 @@ func (w *walker) walk(t reflect.Type, path string, owner reflect.Type) (*sch, *E
 		return w.opaque(t), nil
 	}
 	plain := methodless(t)
-	if t == timeType || t == rawMessageType || !plain && HasOwnSchema(t) {
+	if t == timeType || t == rawMessageType || !plain && hasOwnSchema(t) {
 		return w.opaque(t), nil
 	}
-	custom := !plain && (ReadsJSON(t) || t.Kind() != reflect.String && ReadsText(t))
+	custom := !plain && (readsJSON(t) || t.Kind() != reflect.String && readsText(t))
 	if custom && t.Kind() != reflect.Struct {
 		return w.opaque(t), nil
 	}
