@@ -7,8 +7,10 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
+// TestResolveBaseURL: New takes Config.BaseURL, else $OLLAMA_HOST, else
+// the default, in the forms the ollama CLI takes. (Not parallel: it sets
+// OLLAMA_HOST.)
 func TestResolveBaseURL(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		name, configured, env, want string
 	}{
@@ -26,8 +28,8 @@ func TestResolveBaseURL(t *testing.T) {
 		{name: "config without scheme", configured: "127.0.0.1:5000", want: "http://127.0.0.1:5000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			assert.Equal(t, tc.want, resolveBaseURL(tc.configured, tc.env))
+			t.Setenv("OLLAMA_HOST", tc.env)
+			assert.Equal(t, tc.want, New(Config{BaseURL: tc.configured}).base)
 		})
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 
@@ -99,7 +98,7 @@ var (
 // New returns a Model for cfg. It does no I/O: an unreachable server or an
 // unknown model is reported by the first request.
 func New(cfg Config) *Model {
-	base := resolveBaseURL(cfg.BaseURL, os.Getenv("OLLAMA_HOST"))
+	base := hostURL(httpline.Setting(cfg.BaseURL, "OLLAMA_HOST", DefaultBaseURL))
 	var think *bool
 	if cfg.Think != nil {
 		t := *cfg.Think
@@ -124,16 +123,10 @@ func New(cfg Config) *Model {
 	return m
 }
 
-// resolveBaseURL picks the configured address, then $OLLAMA_HOST, then the
-// default, and turns a bare "host[:port][/path]" into an http URL.
-func resolveBaseURL(configured, env string) string {
-	s := strings.TrimSpace(configured)
-	if s == "" {
-		s = strings.TrimSpace(env)
-	}
-	if s == "" {
-		return DefaultBaseURL
-	}
+// hostURL turns the server's address, given as the ollama CLI takes
+// OLLAMA_HOST, into a URL: a bare "host[:port][/path]" becomes an http URL
+// with Ollama's port unless it has one, and trailing slashes are dropped.
+func hostURL(s string) string {
 	if !strings.Contains(s, "://") {
 		hostport, path, _ := strings.Cut(s, "/")
 		host, port, err := net.SplitHostPort(hostport)
