@@ -48,27 +48,34 @@ type Client struct {
 // allows 10 tool rounds ([WithMaxIterations]). With a nil model every call
 // returns an error.
 func NewClient(model chat.Model, opts ...ClientOption) *Client {
-	c := &Client{model: model, cfg: defaultConfig()}
-	for _, o := range opts {
-		o.apply(&c.cfg)
-	}
-	c.manager = &Manager{cfg: c.cfg}
-	c.prepareDefaults()
-	return c
+	return newClient(model, defaultConfig(), opts)
 }
 
 // With returns a Client with opts applied over c's configuration, e.g. for
 // calls that need another iteration limit.
 func (c *Client) With(opts ...ClientOption) *Client {
-	d := &Client{model: c.model, cfg: c.cfg}
-	d.cfg.tools = append([]any(nil), c.cfg.tools...)
-	d.cfg.toolsets = append([]Toolset(nil), c.cfg.toolsets...)
+	cfg := c.cfg
+	cfg.tools = append([]any(nil), c.cfg.tools...)
+	cfg.toolsets = append([]Toolset(nil), c.cfg.toolsets...)
+	return newClient(c.model, cfg, opts)
+}
+
+// newClient returns a Client with opts applied over cfg.
+func newClient(model chat.Model, cfg config, opts []ClientOption) *Client {
+	c := &Client{model: model, cfg: cfg}
 	for _, o := range opts {
-		o.apply(&d.cfg)
+		o.apply(&c.cfg)
 	}
-	d.manager = &Manager{cfg: d.cfg}
-	d.prepareDefaults()
-	return d
+	c.manager = &Manager{cfg: c.cfg}
+	tools, strict := c.cfg.tools, c.cfg.strict
+	c.defaultTools = sync.OnceValues(func() (*toolSet, error) {
+		collected, err := collectTools(tools)
+		if err != nil {
+			return nil, err
+		}
+		return newToolSet(strict, collected), nil
+	})
+	return c
 }
 
 // Manager returns the Manager the client executes tool calls with.
@@ -280,19 +287,6 @@ type dynamicSet struct {
 	base  *toolSet
 	extra []Tool // a copy: a toolset may change its own array
 	set   *toolSet
-}
-
-// prepareDefaults sets c.defaultTools for the tools of c's configuration.
-func (c *Client) prepareDefaults() {
-	tools := c.cfg.tools
-	strict := c.cfg.strict
-	c.defaultTools = sync.OnceValues(func() (*toolSet, error) {
-		collected, err := collectTools(tools)
-		if err != nil {
-			return nil, err
-		}
-		return newToolSet(strict, collected), nil
-	})
 }
 
 func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
