@@ -7,10 +7,10 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestResolveBaseURL: New takes Config.BaseURL, else $OLLAMA_HOST, else
+// TestNewBaseURL: New takes Config.BaseURL, else $OLLAMA_HOST, else
 // the default, in the forms the ollama CLI takes. (Not parallel: it sets
 // OLLAMA_HOST.)
-func TestResolveBaseURL(t *testing.T) {
+func TestNewBaseURL(t *testing.T) {
 	for _, tc := range []struct {
 		name, configured, env, want string
 	}{
