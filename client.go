@@ -490,7 +490,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			return resp, err
 		}
 		resp.Rounds = pz.Round
-		ex, err := cl.p.c.manager.resume(ctx, cl.cfg, set, pz, cl.p.decided)
+		ex, err := cl.cfg.resume(ctx, set, pz, cl.p.decided)
 		if ex == nil {
 			return nil, err
 		}
@@ -558,7 +558,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			return resp, fmt.Errorf("%w: the model still called tools after %d tool %s", ErrMaxIterations, cl.cfg.maxIterations, rounds)
 		}
 		var ex execution
-		err = cl.p.c.manager.execute(ctx, cl.cfg, set, slices.Grow(history.Owned(cl.hist, req.Messages), len(mr.Message.ToolCalls)+2), mr, round, nil, &ex) // room for the next reply too
+		err = cl.cfg.execute(ctx, set, slices.Grow(history.Owned(cl.hist, req.Messages), len(mr.Message.ToolCalls)+2), mr, round, nil, &ex) // room for the next reply too
 		if done, err := cl.record(&ctx, &ex, err); done {
 			return resp, err
 		}

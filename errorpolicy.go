@@ -10,7 +10,7 @@ import (
 )
 
 // fail applies the error policy to te and fills e. A non-nil result aborts.
-func (m *Manager) fail(ctx context.Context, cfg *config, e *ToolExecution, te *ToolError) error {
+func (cfg *config) fail(ctx context.Context, e *ToolExecution, te *ToolError) error {
 	e.Err, e.IsError = te, true
 	handler := cfg.errorHandler
 	if handler == nil {

@@ -148,7 +148,7 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 	history := make([]chat.Message, n, n+len(reply.Message.ToolCalls)+1) // no room for a next reply: Execute ends here
 	copy(history, req.Messages)
 	var ex execution
-	err := m.execute(ctx, cfg, &set, history, reply, round, execs, &ex)
+	err := cfg.execute(ctx, &set, history, reply, round, execs, &ex)
 	resp.History, resp.Executions, resp.ReturnedDirect = slices.Clip(ex.History), ex.Executions, ex.ReturnDirect
 	resp.State = stateWrites(ex.Executions)
 	if pz := ex.paused; pz != nil {
@@ -181,7 +181,7 @@ func stateWrites(execs []ToolExecution) map[string]any {
 // grown to fit the reply and the tool messages if it has no room. execs,
 // when not nil, is where the records go: one per call, zero. The outcome
 // goes to ex.
-func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, history []chat.Message, resp *chat.Response, round int, execs []ToolExecution, ex *execution) error {
+func (cfg *config) execute(ctx context.Context, set *toolSet, history []chat.Message, resp *chat.Response, round int, execs []ToolExecution, ex *execution) error {
 	calls := resp.Message.ToolCalls
 	history = append(slices.Grow(history, len(calls)+1), resp.Message)
 	hist := slices.Clip(history) // what the tools see
@@ -195,10 +195,10 @@ func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, histor
 				execs[i] = notRun(call, round)
 				continue
 			}
-			abort = m.executeOne(ctx, cfg, set, call, hist, round, nil, &execs[i])
+			abort = cfg.executeOne(ctx, set, call, hist, round, nil, &execs[i])
 		}
 	} else {
-		abort = m.executeConcurrently(ctx, cfg, *set, calls, hist, round, execs)
+		abort = cfg.executeConcurrently(ctx, *set, calls, hist, round, execs)
 	}
 	endRound(ex, history, execs, round)
 	switch {
@@ -217,13 +217,13 @@ func (m *Manager) execute(ctx context.Context, cfg *config, set *toolSet, histor
 // abort in time wins and cancels the calls still running (see [pool.Run]);
 // the calls not started by then are recorded as not run. set is a copy, so
 // that only a round of parallel calls moves one to the heap.
-func (m *Manager) executeConcurrently(ctx context.Context, cfg *config, set toolSet, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
+func (cfg *config) executeConcurrently(ctx context.Context, set toolSet, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
 	return pool.Run(ctx, len(calls), cfg.limits.Concurrency, func(ctx context.Context, i int) error {
 		if ctx.Err() != nil {
 			execs[i] = notRun(calls[i], round)
 			return nil
 		}
-		return m.executeOne(ctx, cfg, &set, calls[i], hist, round, nil, &execs[i])
+		return cfg.executeOne(ctx, &set, calls[i], hist, round, nil, &execs[i])
 	})
 }
 
@@ -243,7 +243,7 @@ func notRun(call chat.ToolCall, round int) ToolExecution {
 
 // executeOne runs one call and records it in e, which is zero. A non-nil
 // error aborts the loop.
-func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, call chat.ToolCall, hist []chat.Message, round int, preset *Decision, e *ToolExecution) error {
+func (cfg *config) executeOne(ctx context.Context, set *toolSet, call chat.ToolCall, hist []chat.Message, round int, preset *Decision, e *ToolExecution) error {
 	start := monotonic()
 	e.Call, e.Round = call, round
 	// Hooks, the approver and middleware see a copy of the arguments:
@@ -271,7 +271,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	tool, in := set.lookup(call.Name)
 	if tool == nil {
 		te := &ToolError{Name: call.Name, CallID: call.ID, Err: unknownTool{call.Name, set.tools}}
-		return finish(m.fail(ctx, cfg, e, te))
+		return finish(cfg.fail(ctx, e, te))
 	}
 
 	// A tool this package built is read in place; any other once.
@@ -285,7 +285,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	def, md := &core.def, &core.meta
 	args := check.Normalize(call.Arguments)
 	if err := argumentLimits(cfg, def.Name, args); err != nil {
-		return finish(m.fail(ctx, cfg, e, &ToolError{Name: def.Name, CallID: call.ID, Err: err}))
+		return finish(cfg.fail(ctx, e, &ToolError{Name: def.Name, CallID: call.ID, Err: err}))
 	}
 	if bt != nil {
 		in = core.in
@@ -361,7 +361,7 @@ func (m *Manager) executeOne(ctx context.Context, cfg *config, set *toolSet, cal
 	if timeout > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) {
 		te.Err = fmt.Errorf("timed out after %s: %w", timeout, te.Err)
 	}
-	return finish(m.fail(ctx, cfg, e, te))
+	return finish(cfg.fail(ctx, e, te))
 }
 
 // safeRun checks the call's arguments with k and runs the tool (bt, when

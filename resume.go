@@ -114,7 +114,7 @@ func checkDecisions(p *Paused, set *toolSet, decisions map[string]Decision) erro
 // passed the checks: the done calls keep their records, each waiting call
 // gets its decision (none keeps it waiting), and the round ends as any
 // other, or pauses again. Nothing runs when a check fails.
-func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paused, decisions map[string]Decision) (*execution, error) {
+func (cfg *config) resume(ctx context.Context, set *toolSet, p *Paused, decisions map[string]Decision) (*execution, error) {
 	if err := cfg.openPaused(p); err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func (m *Manager) resume(ctx context.Context, cfg *config, set *toolSet, p *Paus
 			execs[i] = ToolExecution{Call: call, Round: p.Round, Err: &decision.Pause{Reason: p.Pending[j].Reason}}
 			continue
 		}
-		abort = m.executeOne(ctx, cfg, set, call, p.History, p.Round, &d, &execs[i])
+		abort = cfg.executeOne(ctx, set, call, p.History, p.Round, &d, &execs[i])
 	}
 	ex := new(execution)
 	endRound(ex, hist, execs, p.Round)
