@@ -575,11 +575,8 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 	} else {
 		resp.Executions = append(resp.Executions, ex.Executions...)
 	}
-	if delta := stateWrites(ex.Executions); delta != nil {
-		if resp.State == nil {
-			resp.State = map[string]any{}
-		}
-		maps.Copy(resp.State, delta)
+	if state, wrote := mergeState(resp.State, ex.Executions); wrote {
+		resp.State = state
 		*ctx = cl.withState(*ctx)
 	}
 	resp.History = slices.Clip(ex.History)

@@ -150,7 +150,7 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 	var ex execution
 	err := cfg.execute(ctx, &set, history, reply, round, execs, &ex)
 	resp.History, resp.Executions, resp.ReturnedDirect = slices.Clip(ex.History), ex.Executions, ex.ReturnDirect
-	resp.State = stateWrites(ex.Executions)
+	resp.State, _ = mergeState(nil, ex.Executions)
 	if pz := ex.paused; pz != nil {
 		if serr := cfg.finishPause(pz, req.Model, req.Options, resp.State); serr != nil {
 			return resp, serr
@@ -159,19 +159,21 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 	return resp, err
 }
 
-// stateWrites merges the state writes of execs in call order; nil when
-// there are none.
-func stateWrites(execs []ToolExecution) map[string]any {
-	var w map[string]any
+// mergeState merges the state writes of execs over state in call order,
+// and reports whether there were any; state is made when it is nil and
+// there are.
+func mergeState(state map[string]any, execs []ToolExecution) (map[string]any, bool) {
+	wrote := false
 	for _, e := range execs {
 		if len(e.State) > 0 {
-			if w == nil {
-				w = map[string]any{}
+			if state == nil {
+				state = map[string]any{}
 			}
-			maps.Copy(w, e.State)
+			maps.Copy(state, e.State)
+			wrote = true
 		}
 	}
-	return w
+	return state, wrote
 }
 
 // execute is Execute with the client's configuration and round; the calls
