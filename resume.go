@@ -140,15 +140,12 @@ func (cfg *config) resume(ctx context.Context, set *toolSet, p *Paused, decision
 		}
 	}
 	execs := make([]ToolExecution, len(reply.ToolCalls))
-	done := func(id string) int {
-		return slices.IndexFunc(p.Done, func(e ToolExecution) bool { return e.Call.ID == id })
-	}
 	// The history the round ends with: a copy, which p does not share.
 	n := len(p.History)
 	hist := append(make([]chat.Message, 0, n+len(execs)+1), p.History...)
 	var abort error
 	for i, call := range reply.ToolCalls {
-		if j := done(call.ID); j >= 0 {
+		if j := slices.IndexFunc(p.Done, func(e ToolExecution) bool { return e.Call.ID == call.ID }); j >= 0 {
 			execs[i] = p.Done[j]
 			continue
 		}
@@ -156,9 +153,9 @@ func (cfg *config) resume(ctx context.Context, set *toolSet, p *Paused, decision
 			execs[i] = notRun(call, p.Round)
 			continue
 		}
-		j := slices.IndexFunc(p.Pending, func(pc PendingCall) bool { return pc.ID == call.ID })
 		d := decisions[call.ID]
-		if decision.Decision(d).Waits() {
+		if decision.Decision(d).Waits() { // it keeps waiting, for what it waited for
+			j := slices.IndexFunc(p.Pending, func(pc PendingCall) bool { return pc.ID == call.ID })
 			execs[i] = ToolExecution{Call: call, Round: p.Round, Err: &decision.Pause{Reason: p.Pending[j].Reason}}
 			continue
 		}
