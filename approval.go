@@ -129,7 +129,9 @@ func gate(cfg *config, tool *Metadata, preset *Decision) Middleware {
 // directly. history ends with the reply whose calls ran; the tool messages
 // are appended to it, in its array when it has room. When calls wait, the
 // history ends before the reply and paused holds the state to resume from.
-func endRound(ex *execution, history []chat.Message, execs []ToolExecution, round int) {
+// It returns the round's error: abort, the error that ended it, else the
+// *Paused when calls wait.
+func endRound(ex *execution, history []chat.Message, execs []ToolExecution, round int, abort error) error {
 	*ex = execution{Executions: execs}
 	var paused *Paused
 	for i := range execs {
@@ -148,7 +150,10 @@ func endRound(ex *execution, history []chat.Message, execs []ToolExecution, roun
 			}
 		}
 		ex.History, ex.Executions, ex.paused = slices.Clip(history[:len(history)-1]), paused.Done, paused
-		return
+		if abort != nil {
+			return abort
+		}
+		return paused
 	}
 	n := len(history)
 	history = slices.Grow(history, len(execs))[:n+len(execs)]
@@ -162,4 +167,5 @@ func endRound(ex *execution, history []chat.Message, execs []ToolExecution, roun
 		}
 	}
 	ex.History, ex.ReturnDirect = history, direct
+	return abort
 }

@@ -202,16 +202,11 @@ func (cfg *config) execute(ctx context.Context, set *toolSet, history []chat.Mes
 	} else {
 		abort = cfg.executeConcurrently(ctx, *set, calls, hist, round, execs)
 	}
-	endRound(ex, history, execs, round)
-	switch {
-	case ctx.Err() != nil:
+	err := endRound(ex, history, execs, round, abort)
+	if ctx.Err() != nil {
 		return ctx.Err()
-	case abort != nil:
-		return abort
-	case ex.paused != nil:
-		return ex.paused
 	}
-	return nil
+	return err
 }
 
 // executeConcurrently runs calls at most cfg.limits.Concurrency at once,

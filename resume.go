@@ -162,12 +162,5 @@ func (cfg *config) resume(ctx context.Context, set *toolSet, p *Paused, decision
 		abort = cfg.executeOne(ctx, set, call, p.History, p.Round, &d, &execs[i])
 	}
 	ex := new(execution)
-	endRound(ex, hist, execs, p.Round)
-	switch {
-	case abort != nil:
-		return ex, abort
-	case ex.paused != nil:
-		return ex, ex.paused
-	}
-	return ex, nil
+	return ex, endRound(ex, hist, execs, p.Round, abort)
 }
