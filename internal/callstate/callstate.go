@@ -28,9 +28,6 @@ type State struct {
 	state map[string]any // written with Set
 }
 
-// Ended reports whether the tool has returned.
-func (s *State) Ended() bool { return s.ended.Load() }
-
 // Set writes key to the session state; it reports false, and writes
 // nothing, once the tool has returned.
 func (s *State) Set(key string, value any) bool {
