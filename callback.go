@@ -188,6 +188,10 @@ func finishConfig(core *toolCore, cfg *toolConfig, ts *argtype.Type) error {
 		if t, _ := in.Tree.Get("type"); t != "object" {
 			return &DefinitionError{Method: cfg.name, Err: fmt.Errorf("%w: input schema must have \"type\":\"object\", got %v", ErrInvalidTool, t)}
 		}
+		if cfg.strict { // sent and checked in its strict variant, as a reflected schema is
+			in = in.Strict()
+			cfg.schema = in.Schema
+		}
 		core.in = in
 	case cfg.strict:
 		core.in = ts.Input.Strict()

@@ -1099,3 +1099,52 @@ func (f toolsetFunc) Tools(ctx context.Context, req *chat.Request) ([]toolcall.T
 
 // never declines every reply's tool calls, for a loop of the test's own.
 func never(*chat.Response) bool { return false }
+
+// TestStrictWithAGivenSchema: WithStrict sends a schema given by
+// WithInputSchema in its strict variant and checks calls against it, for
+// every kind of tool, as it does a reflected schema.
+func TestStrictWithAGivenSchema(t *testing.T) {
+	t.Parallel()
+	schema := json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"},"unit":{"type":"string"}},"required":["city"]}`)
+	strict := `{"type":"object","properties":{"city":{"type":"string"},"unit":{"type":["string","null"]}},"required":["city","unit"]}`
+	type Args struct {
+		City string  `json:"city"`
+		Unit *string `json:"unit"`
+	}
+	fn := func(_ context.Context, in Args) (string, error) { return in.City, nil }
+	kinds := map[string]func() (toolcall.Tool, error){
+		"NewFunc": func() (toolcall.Tool, error) {
+			return toolcall.NewFunc("w", "w", fn, toolcall.WithInputSchema(schema), toolcall.WithStrict(true))
+		},
+		"NewTool": func() (toolcall.Tool, error) {
+			return toolcall.NewTool(chat.ToolDefinition{Name: "w", InputSchema: schema, Strict: true},
+				func(context.Context, json.RawMessage) (string, error) { return "Oslo", nil })
+		},
+		"NewMethod": func() (toolcall.Tool, error) {
+			return toolcall.NewMethod(strictMethods{}, "W", toolcall.WithName("w"), toolcall.WithInputSchema(schema), toolcall.WithStrict(true))
+		},
+	}
+	for kind, mk := range kinds {
+		t.Run(kind, func(t *testing.T) {
+			tool, err := mk()
+			require.NoError(t, err)
+			def := tool.Definition()
+			assert.True(t, def.Strict)
+			assert.JSONEq(t, strict, string(def.InputSchema))
+			model := tt.NewModel(tt.ToolCalls(tt.Call("1", "w", `{"city":"Oslo"}`), tt.Call("2", "w", `{"city":"Oslo","unit":null}`)), tt.Text("ok"))
+			resp, err := toolcall.NewClient(model).Prompt("go").Tools(tool).Call(context.Background())
+			require.NoError(t, err)
+			assert.True(t, resp.Executions[0].IsError, "unit is required in the strict variant: %s", resp.Executions[0].Result)
+			assert.False(t, resp.Executions[1].IsError, resp.Executions[1].Result)
+		})
+	}
+}
+
+type strictMethods struct{}
+
+type strictArgs struct {
+	City string  `json:"city"`
+	Unit *string `json:"unit"`
+}
+
+func (strictMethods) W(_ context.Context, in strictArgs) (string, error) { return in.City, nil }

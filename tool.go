@@ -93,10 +93,6 @@ func NewTool(def chat.ToolDefinition, call func(ctx context.Context, arguments j
 	if err := finishConfig(&t.toolCore, &cfg, nil); err != nil {
 		return nil, withSource(err, "", cfg.name)
 	}
-	if cfg.strict { // as for tools built from Go types
-		t.in = t.in.Strict()
-		t.def.InputSchema = t.in.Schema
-	}
 	return t, nil
 }
 
