@@ -74,7 +74,7 @@ func (c *Client) toolName(name string) string {
 		if b.Len() == maxName-hashLen {
 			break
 		}
-		if nameRune(r) {
+		if tooldefs.NameRune(r) {
 			b.WriteByte(byte(r))
 		} else {
 			b.WriteByte('_')
@@ -85,19 +85,13 @@ func (c *Client) toolName(name string) string {
 	return b.String()
 }
 
-// nameRune reports whether r may stand in a tool name: an ASCII letter,
-// digit, '_' or '-'.
-func nameRune(r rune) bool {
-	return r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
-}
-
 // checkPrefix makes sure a Prefix leaves room in a mapped name for one
 // character of the tool's and the hash.
 func checkPrefix(p string) error {
 	switch {
 	case p == "":
 		return nil
-	case strings.ContainsFunc(p, func(r rune) bool { return !nameRune(r) }):
+	case strings.ContainsFunc(p, func(r rune) bool { return !tooldefs.NameRune(r) }):
 		return errors.New("may hold only ASCII letters, digits, '_' and '-'")
 	case len(p) > maxName-hashLen-1:
 		return fmt.Errorf("is %d bytes long, the limit is %d", len(p), maxName-hashLen-1)

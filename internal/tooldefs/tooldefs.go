@@ -23,13 +23,17 @@ func CheckName(name string) error {
 		return fmt.Errorf("%q is %d bytes long, the limit is 64", name, len(name))
 	}
 	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
-			continue
+		if c := name[i]; !NameRune(rune(c)) {
+			return fmt.Errorf("%q has %q at byte %d; names must match ^[a-zA-Z0-9_-]{1,64}$", name, rune(c), i)
 		}
-		return fmt.Errorf("%q has %q at byte %d; names must match ^[a-zA-Z0-9_-]{1,64}$", name, rune(c), i)
 	}
 	return nil
+}
+
+// NameRune reports whether r may stand in a tool name: an ASCII letter,
+// digit, '_' or '-'.
+func NameRune(r rune) bool {
+	return r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
 }
 
 // indexFrom is the size from which an Index finds names with a map; a
