@@ -539,7 +539,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		if !cl.eligible(mr) {
 			resp.History = slices.Clip(append(history.Owned(cl.hist, req.Messages), mr.Message))
 			if m := mr.Message; m.Content == "" && len(m.ToolCalls) == 0 {
-				return resp, fmt.Errorf("%w: the model's reply has no text and no tool calls (finish reason %q)", ErrEmptyAnswer, mr.FinishReason)
+				return resp, fmt.Errorf("%w: %s", ErrEmptyAnswer, toolcalls.Empty(mr.FinishReason))
 			}
 			return resp, nil
 		}
@@ -551,11 +551,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		}
 		if round > cl.cfg.maxIterations {
 			resp.History = req.Messages
-			rounds := "rounds"
-			if cl.cfg.maxIterations == 1 {
-				rounds = "round"
-			}
-			return resp, fmt.Errorf("%w: the model still called tools after %d tool %s", ErrMaxIterations, cl.cfg.maxIterations, rounds)
+			return resp, fmt.Errorf("%w: %s", ErrMaxIterations, toolcalls.PastLimit(cl.cfg.maxIterations))
 		}
 		var ex execution
 		err = cl.cfg.execute(ctx, set, slices.Grow(history.Owned(cl.hist, req.Messages), len(mr.Message.ToolCalls)+2), mr, round, nil, &ex) // room for the next reply too

@@ -342,7 +342,7 @@ func (c *conversation) run() (*toolcall.Response, error) {
 		if !reply.HasToolCalls() {
 			resp.History = append(slices.Clip(hist), reply.Message)
 			if reply.Message.Content == "" {
-				return nil, c.fail(typeEmptyAnswer, nil, "%v: the model's reply has no text and no tool calls (finish reason %q)", toolcall.ErrEmptyAnswer, reply.FinishReason)
+				return nil, c.fail(typeEmptyAnswer, nil, "%v: %s", toolcall.ErrEmptyAnswer, toolcalls.Empty(reply.FinishReason))
 			}
 			return resp, c.fits("the response", resp)
 		}
@@ -350,11 +350,7 @@ func (c *conversation) run() (*toolcall.Response, error) {
 			return nil, c.fail(typeReplyCut, nil, "%v: %s", toolcall.ErrReplyCut, why)
 		}
 		if maxIter > 0 && round > maxIter {
-			rounds := "rounds"
-			if maxIter == 1 {
-				rounds = "round"
-			}
-			return nil, c.fail(typeMaxIterations, nil, "%v: the model still called tools after %d tool %s", toolcall.ErrMaxIterations, maxIter, rounds)
+			return nil, c.fail(typeMaxIterations, nil, "%v: %s", toolcall.ErrMaxIterations, toolcalls.PastLimit(maxIter))
 		}
 		execs, err := c.round(round, hist, reply.Message, mr.Calls)
 		if err != nil {

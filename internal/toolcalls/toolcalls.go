@@ -58,3 +58,18 @@ func Cut(mr *chat.Response) string {
 	}
 	return fmt.Sprintf("finish reason %q; its %d tool %s not run", mr.FinishReason, n, calls)
 }
+
+// Empty says why a reply with no text and no tool calls, finished for
+// reason, is no answer.
+func Empty(reason chat.FinishReason) string {
+	return fmt.Sprintf("the model's reply has no text and no tool calls (finish reason %q)", reason)
+}
+
+// PastLimit says that the model still called tools after limit tool rounds.
+func PastLimit(limit int) string {
+	rounds := "rounds"
+	if limit == 1 {
+		rounds = "round"
+	}
+	return fmt.Sprintf("the model still called tools after %d tool %s", limit, rounds)
+}
