@@ -80,6 +80,15 @@ func writeCanon(b *strings.Builder, v any) {
 	}
 }
 
+// SameJSON reports whether a and b are the same JSON value: numbers
+// compared exactly, object keys in any order. Text that is not one JSON
+// value is the same as nothing.
+func SameJSON(a, b []byte) bool {
+	ta, errA := jsonnode.Parse(a)
+	tb, errB := jsonnode.Parse(b)
+	return errA == nil && errB == nil && canonical(ta) == canonical(tb)
+}
+
 // canonRaw is canonical for JSON text already checked.
 func canonRaw(raw []byte) string {
 	tree, err := jsonnode.Parse(raw)

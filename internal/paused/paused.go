@@ -10,7 +10,6 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/check"
-	"github.com/toolcall-go/toolcall/internal/seal"
 )
 
 // Check checks that a paused state holds together and returns the reply
@@ -51,7 +50,7 @@ func Check(history []chat.Message, round int, pending, done []chat.ToolCall) (ch
 		if err != nil {
 			return reply, err
 		}
-		if !seal.SameJSON(check.Normalize(rc.Arguments), check.Normalize(pc.Arguments)) {
+		if !check.SameJSON(check.Normalize(rc.Arguments), check.Normalize(pc.Arguments)) {
 			return reply, fmt.Errorf("waiting call %q has other arguments than the reply's call", pc.ID)
 		}
 	}

@@ -1,8 +1,7 @@
 // Package seal checks state that a program stores outside its process and
 // reads back: it authenticates it with an HMAC-SHA256 over a canonical
 // JSON encoding, under keys named by id so that they can be rotated
-// (Keys), compares JSON values exactly (SameJSON), and claims a value once
-// per process (Once).
+// (Keys), and claims a value once per process (Once).
 package seal
 
 import (
