@@ -3,6 +3,8 @@ package check
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
 )
 
 // numberType parses raw, a JSON number, and checks it against n's type,
@@ -29,24 +31,8 @@ func (st *state) typeOK(n *node, bit int, c byte) bool {
 	if n.types == 0 || n.types&bit != 0 {
 		return true
 	}
-	st.fail("type", "expected "+typeNames(n.types)+", got "+jsonKind(c))
+	st.fail("type", "expected "+typeNames(n.types)+", got "+jsonnode.Kind(c))
 	return false
-}
-
-func jsonKind(c byte) string {
-	switch c {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
 }
 
 func typeNames(types int) string {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
 	"github.com/toolcall-go/toolcall/internal/schema"
 
 	json2 "github.com/go-json-experiment/json"
@@ -130,7 +131,7 @@ func violationOf(err error) Violation {
 		}
 		if se.GoType != nil && se.JSONKind != 0 {
 			want := jsonTypeName(se.GoType)
-			got := jsonKind(byte(se.JSONKind)) // JSONKind is not 0 here
+			got := jsonnode.Kind(byte(se.JSONKind)) // JSONKind is not 0 here
 			if want == "base64 string" && se.JSONKind == '"' {
 				return Violation{Path: path, Rule: "contentEncoding",
 					Message: "expected base64 (standard alphabet, with padding), got a string that is not"}

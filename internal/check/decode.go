@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	json2 "github.com/go-json-experiment/json"
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
 )
 
 // Decode checks args and decodes them into target, a non-nil pointer to
@@ -106,13 +107,13 @@ func (st *state) decode(p *Plan, ptr unsafe.Pointer, depth int) error {
 	switch p.kind {
 	case dBool:
 		if c != 't' && c != 'f' {
-			st.fail("type", "expected boolean, got "+jsonKind(c))
+			st.fail("type", "expected boolean, got "+jsonnode.Kind(c))
 			return nil
 		}
 		*(*bool)(ptr) = c == 't'
 	case dString:
 		if c != '"' {
-			st.fail("type", "expected string, got "+jsonKind(c))
+			st.fail("type", "expected string, got "+jsonnode.Kind(c))
 			return nil
 		}
 		s := raw[1 : len(raw)-1]
@@ -126,7 +127,7 @@ func (st *state) decode(p *Plan, ptr unsafe.Pointer, depth int) error {
 		}
 	case dInt, dUint, dFloat:
 		if c != '-' && (c < '0' || c > '9') {
-			st.fail("type", "expected "+jsonTypeName(p.typ)+", got "+jsonKind(c))
+			st.fail("type", "expected "+jsonTypeName(p.typ)+", got "+jsonnode.Kind(c))
 			return nil
 		}
 		st.storeNumber(p, ptr, raw)
@@ -213,7 +214,7 @@ func (st *state) mismatch(p *Plan, ptr unsafe.Pointer, c byte, depth int) error 
 		reflect.NewAt(p.typ, ptr).Elem().SetZero()
 		return nil
 	}
-	st.fail("type", "expected "+jsonTypeName(p.typ)+", got "+jsonKind(c))
+	st.fail("type", "expected "+jsonTypeName(p.typ)+", got "+jsonnode.Kind(c))
 	return nil
 }
 

@@ -241,3 +241,21 @@ func ValidNumber(s string) bool {
 	}
 	return s == ""
 }
+
+// Kind names the kind of a valid JSON value from its first byte, for
+// errors: "object", "array", "string", "boolean", "null" or "number".
+func Kind(first byte) string {
+	switch first {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}

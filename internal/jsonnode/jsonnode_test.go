@@ -29,3 +29,9 @@ func TestCloneEqualsParse(t *testing.T) {
 	assert.Equal(t, want, orig, "changing the clone changed the original")
 	assert.Equal(t, string(raw), string(jsonnode.Marshal(orig)))
 }
+
+func TestKind(t *testing.T) {
+	for in, want := range map[string]string{`{}`: "object", `[1]`: "array", `"s"`: "string", `true`: "boolean", `false`: "boolean", `null`: "null", `-1.5`: "number", `7`: "number"} {
+		assert.Equal(t, want, jsonnode.Kind(in[0]), in)
+	}
+}

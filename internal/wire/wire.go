@@ -144,24 +144,6 @@ func (a *RawArguments) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Kind names the kind of the JSON value v, a valid one, for errors:
-// "object", "array", "string", "boolean", "null" or "number".
-func Kind(v []byte) string {
-	switch v[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "number"
-}
-
 // DecodeProblem describes why what (a response, a stream event) could not
 // be decoded as format (the API's name, e.g. "Chat Completions"), without
 // quoting the payload: a server's reply is untrusted and may be large.

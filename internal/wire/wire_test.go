@@ -200,9 +200,3 @@ func TestRawArguments(t *testing.T) {
 		assert.Equal(t, want, string(got.A), in)
 	}
 }
-
-func TestKind(t *testing.T) {
-	for in, want := range map[string]string{`{}`: "object", `[1]`: "array", `"s"`: "string", `true`: "boolean", `false`: "boolean", `null`: "null", `-1.5`: "number", `7`: "number"} {
-		assert.Equal(t, want, Kind([]byte(in)), in)
-	}
-}

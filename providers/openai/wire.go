@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
 	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
@@ -264,7 +265,7 @@ func (t *text) UnmarshalJSON(b []byte) error {
 		*t = text(s.String())
 		return nil
 	}
-	return fmt.Errorf("content is JSON %s, want a string", wire.Kind(b))
+	return fmt.Errorf("content is JSON %s, want a string", jsonnode.Kind(b[0]))
 }
 
 func hasError(raw json.RawMessage) bool {

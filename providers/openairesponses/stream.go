@@ -12,6 +12,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/httpline"
+	"github.com/toolcall-go/toolcall/internal/jsonnode"
 	"github.com/toolcall-go/toolcall/internal/wire"
 )
 
@@ -363,5 +364,5 @@ func (d *deltaText) UnmarshalJSON(b []byte) error {
 		*d = ""
 		return nil
 	}
-	return fmt.Errorf("\"delta\" is a JSON %s, want a string", wire.Kind(b))
+	return fmt.Errorf("\"delta\" is a JSON %s, want a string", jsonnode.Kind(b[0]))
 }
