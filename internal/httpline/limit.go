@@ -53,11 +53,11 @@ func limitSize(n int64) string {
 // when the Content-Length says so. The buffer doubles as it grows, up to
 // limit+1 bytes, so reading takes at most about twice the limit.
 func ReadBody(resp *http.Response, limit int64) ([]byte, error) {
-	tooLarge := &TooLargeError{What: "response body", Limit: limit}
+	tooLarge := func() error { return &TooLargeError{What: "response body", Limit: limit} }
 	size := int64(512)
 	switch {
 	case limit >= 0 && resp.ContentLength > limit:
-		return nil, tooLarge
+		return nil, tooLarge()
 	case resp.ContentLength >= 0:
 		// Room to see the end; without a limit, the length is trusted up
 		// to the default one.
@@ -78,7 +78,7 @@ func ReadBody(resp *http.Response, limit int64) ([]byte, error) {
 		data = data[:len(data)+n]
 		switch {
 		case limit >= 0 && int64(len(data)) > limit:
-			return nil, tooLarge
+			return nil, tooLarge()
 		case err == io.EOF:
 			return data, nil
 		case err != nil:

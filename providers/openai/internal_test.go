@@ -48,8 +48,7 @@ func TestDecodeLenientFields(t *testing.T) {
 
 func TestReplyIDs(t *testing.T) {
 	t.Parallel()
-	var a assembler
-	a.addMessage(&wireResponse{ToolCalls: []wireCall{
+	r := wireResponse{ToolCalls: []wireCall{
 		{Function: wireFunction{Name: "a"}},               // no id: call_0
 		{ID: "call_0", Function: wireFunction{Name: "b"}}, // the server's id clashes with a made-up one
 		{ID: "call_3", Function: wireFunction{Name: "c"}}, // kept
@@ -58,9 +57,9 @@ func TestReplyIDs(t *testing.T) {
 		{ID: "x", Function: wireFunction{Name: "f"}},      // repeated
 		{ID: "null", Function: wireFunction{Name: "g"}},   // a placeholder: no id
 		{ID: "x_1", Function: wireFunction{Name: "h"}},    // clashes with the renamed repeat
-	}})
+	}}
 	var ids []string
-	for _, c := range a.response().Message.ToolCalls {
+	for _, c := range r.message().ToolCalls {
 		ids = append(ids, c.ID)
 		assert.Equal(t, `{}`, string(c.Arguments))
 	}

@@ -163,11 +163,6 @@ func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 		}
 		return nil, rep.BadResponse("response has no choices")
 	}
-	var a assembler
-	a.model = wr.Model
-	a.usage = wr.Usage
 	c := &wr.Choices[0]
-	a.addMessage(&c.Message)
-	a.finish = c.FinishReason
-	return a.response(), nil
+	return newResponse(wr.Model, c.Message.message(), wr.Usage, c.FinishReason), nil
 }

@@ -61,7 +61,7 @@ func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool)
 				// Not waiting for EOF: a proxy may hold the connection open.
 				return a.response(), nil
 			}
-			var chunk chatResponse
+			var chunk chatChunk
 			if err := json.Unmarshal(payload, &chunk); err != nil {
 				if readErr == io.EOF && !json.Valid(payload) {
 					return nil, rep.BadResponse("stream ended in the middle of an event")
@@ -92,7 +92,7 @@ func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool)
 // addChunk adds a streamed chunk to the reply and yields what it brings. It
 // returns false as soon as yield does, or when the reply grows past its
 // limit (a.tooLarge).
-func (a *assembler) addChunk(chunk *chatResponse, yield func(chat.Delta) bool) bool {
+func (a *assembler) addChunk(chunk *chatChunk, yield func(chat.Delta) bool) bool {
 	if chunk.Model != "" {
 		a.model = chunk.Model
 	}

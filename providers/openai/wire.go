@@ -189,28 +189,43 @@ func extraContent(data json.RawMessage) json.RawMessage {
 	return nil
 }
 
-// chatResponse is a reply, or one streamed chunk. Its types are lenient
-// where servers differ; see text and arguments.
+// chatResponse is a reply that is not streamed, and chatChunk one event of
+// a stream. Their types are lenient where servers differ; see text and
+// wire.RawArguments.
 type chatResponse struct {
-	Model   string       `json:"model"`
-	Choices []wireChoice `json:"choices"`
-	Usage   *wireUsage   `json:"usage"`
+	Model   string        `json:"model"`
+	Choices []replyChoice `json:"choices"`
+	Usage   *wireUsage    `json:"usage"`
 	// Error is set by servers that report a failure in a 200 body or
 	// mid-stream.
 	Error json.RawMessage `json:"error"`
+}
+
+type replyChoice struct {
+	Message      wireResponse `json:"message"`
+	FinishReason string       `json:"finish_reason"`
+}
+
+type chatChunk struct {
+	Model   string          `json:"model"`
+	Choices []chunkChoice   `json:"choices"`
+	Usage   *wireUsage      `json:"usage"`
+	Error   json.RawMessage `json:"error"`
+}
+
+type chunkChoice struct {
+	Index int          `json:"index"`
+	Delta wireResponse `json:"delta"`
+	// Message is what a server that answers a stream with whole messages
+	// sends instead of Delta.
+	Message      wireResponse `json:"message"`
+	FinishReason string       `json:"finish_reason"`
 }
 
 type wireUsage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
-}
-
-type wireChoice struct {
-	Index        int          `json:"index"`
-	Message      wireResponse `json:"message"` // in a reply
-	Delta        wireResponse `json:"delta"`   // in a chunk
-	FinishReason string       `json:"finish_reason"`
 }
 
 type wireResponse struct {
@@ -224,6 +239,21 @@ type wireResponse struct {
 
 func (r *wireResponse) empty() bool {
 	return r.Content == "" && r.Refusal == "" && r.ReasoningContent == "" && len(r.ToolCalls) == 0
+}
+
+// message returns the reply's message: every element of tool_calls is a
+// call, whatever its index says.
+func (r *wireResponse) message() chat.Message {
+	msg := chat.Message{Role: chat.RoleAssistant, Content: string(r.Content + r.Refusal), Reasoning: string(r.ReasoningContent)}
+	if len(r.ToolCalls) > 0 {
+		msg.ToolCalls = make([]chat.ToolCall, len(r.ToolCalls))
+		for i := range r.ToolCalls {
+			c := &r.ToolCalls[i]
+			msg.ToolCalls[i] = chat.ToolCall{ID: callID(c.ID), Name: c.Function.Name, Arguments: json.RawMessage(c.Function.Arguments), ProviderData: extraContent(c.ExtraContent)}
+		}
+		finishCalls(msg.ToolCalls)
+	}
+	return msg
 }
 
 type wireCall struct {
@@ -272,12 +302,14 @@ func hasError(raw json.RawMessage) bool {
 	return len(raw) > 0 && string(raw) != "null"
 }
 
-// An assembler collects one reply, from a response or from stream chunks.
+// An assembler collects one reply from stream chunks.
 type assembler struct {
 	model     string
 	content   []byte
 	reasoning []byte
-	calls     []pendingCall
+	// calls are the calls so far, with the ids the server sent ("" for
+	// none) and their arguments as far as they came.
+	calls []chat.ToolCall
 	// slots maps a streamed call's index to its position in calls.
 	slots map[int]int
 	// early holds extra_content that came before anything else of its call,
@@ -288,26 +320,6 @@ type assembler struct {
 	// size counts the bytes of text, reasoning and arguments a stream
 	// brought, for limit, the response limit (negative: none).
 	size, limit int64
-}
-
-type pendingCall struct {
-	id    string // as the server sent it; "" when it sent none
-	name  string
-	args  []byte
-	extra json.RawMessage // extra_content, sent back as ProviderData
-}
-
-// addMessage adds a whole message: every element of tool_calls is a call,
-// whatever its index says.
-func (a *assembler) addMessage(r *wireResponse) {
-	a.content = append(a.content, r.Content...)
-	a.content = append(a.content, r.Refusal...)
-	a.reasoning = append(a.reasoning, r.ReasoningContent...)
-	for i := range r.ToolCalls {
-		c := &r.ToolCalls[i]
-		a.calls = append(a.calls, pendingCall{id: callID(c.ID), name: c.Function.Name, args: c.Function.Arguments,
-			extra: extraContent(c.ExtraContent)})
-	}
 }
 
 // addFragment merges a streamed fragment of a tool call, at position pos in
@@ -325,7 +337,7 @@ func (a *assembler) addFragment(pos int, c *wireCall) (chat.ToolCallDelta, bool)
 		k = *c.Index
 	}
 	i, ok := a.slots[k]
-	if ok && id != "" && a.calls[i].id != "" && id != a.calls[i].id {
+	if ok && id != "" && a.calls[i].ID != "" && id != a.calls[i].ID {
 		ok = false
 	}
 	extra := extraContent(c.ExtraContent)
@@ -343,21 +355,21 @@ func (a *assembler) addFragment(pos int, c *wireCall) (chat.ToolCallDelta, bool)
 			a.slots = make(map[int]int)
 		}
 		i = len(a.calls)
-		a.calls = append(a.calls, pendingCall{extra: a.early[k]})
+		a.calls = append(a.calls, chat.ToolCall{ProviderData: a.early[k]})
 		a.slots[k] = i
 	}
 	p := &a.calls[i]
 	d := chat.ToolCallDelta{Index: i, Arguments: string(c.Function.Arguments)}
-	if p.id == "" && id != "" {
-		p.id, d.ID = id, id
+	if p.ID == "" && id != "" {
+		p.ID, d.ID = id, id
 	}
-	if p.name == "" && c.Function.Name != "" {
-		p.name, d.Name = c.Function.Name, c.Function.Name
+	if p.Name == "" && c.Function.Name != "" {
+		p.Name, d.Name = c.Function.Name, c.Function.Name
 	}
-	if p.extra == nil {
-		p.extra = extra
+	if p.ProviderData == nil {
+		p.ProviderData = extra
 	}
-	p.args = append(p.args, c.Function.Arguments...)
+	p.Arguments = append(p.Arguments, c.Function.Arguments...)
 	return d, d.ID != "" || d.Name != "" || d.Arguments != ""
 }
 
@@ -370,30 +382,37 @@ func callID(id string) string {
 	return id
 }
 
-// response builds the reply. Missing ids become "call_<index>" and a
-// repeated id gets a "_<n>" suffix, so every call of the reply has its own
-// id and tool results can be matched to calls; a call's extra_content stays
-// with it, as its ProviderData. Empty or null arguments become "{}".
+// response builds the reply the chunks brought.
 func (a *assembler) response() *chat.Response {
-	r := &chat.Response{
-		Message: chat.Message{Role: chat.RoleAssistant, Content: string(a.content), Reasoning: string(a.reasoning)},
-		Model:   a.model,
+	finishCalls(a.calls)
+	msg := chat.Message{Role: chat.RoleAssistant, Content: string(a.content), Reasoning: string(a.reasoning), ToolCalls: a.calls}
+	return newResponse(a.model, msg, a.usage, a.finish)
+}
+
+// finishCalls gives the calls of a reply ids of their own, so that tool
+// results can be matched to calls: a missing id becomes "call_<index>" and
+// a repeated one gets a "_<n>" suffix. Empty or null arguments become "{}".
+// A call's extra_content stays with it, as its ProviderData.
+func finishCalls(calls []chat.ToolCall) {
+	ids := wire.CallIDs{Prefix: "call_"}
+	for i := range calls {
+		c := &calls[i]
+		c.ID = ids.Next(c.ID)
+		c.Arguments = wire.Arguments(c.Arguments)
 	}
-	if len(a.calls) > 0 {
-		r.Message.ToolCalls = make([]chat.ToolCall, len(a.calls))
-		ids := wire.CallIDs{Prefix: "call_"}
-		for i, c := range a.calls {
-			args := wire.Arguments(c.args)
-			r.Message.ToolCalls[i] = chat.ToolCall{ID: ids.Next(c.id), Name: c.name, Arguments: args, ProviderData: c.extra}
-		}
-	}
-	if u := a.usage; u != nil {
+}
+
+// newResponse returns the reply with msg, from model, with usage u (nil:
+// none reported) and the server's finish_reason.
+func newResponse(model string, msg chat.Message, u *wireUsage, finish string) *chat.Response {
+	r := &chat.Response{Message: msg, Model: model}
+	if u != nil {
 		r.Usage = chat.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
 		if r.Usage.TotalTokens == 0 {
 			r.Usage.TotalTokens = u.PromptTokens + u.CompletionTokens
 		}
 	}
-	r.FinishReason = finishReason(a.finish, len(a.calls) > 0)
+	r.FinishReason = finishReason(finish, len(msg.ToolCalls) > 0)
 	return r
 }
 
