@@ -189,28 +189,27 @@ func extraContent(data json.RawMessage) json.RawMessage {
 	return nil
 }
 
-// chatResponse is a reply that is not streamed, and chatChunk one event of
-// a stream. Their types are lenient where servers differ; see text and
-// wire.RawArguments.
-type chatResponse struct {
-	Model   string        `json:"model"`
-	Choices []replyChoice `json:"choices"`
-	Usage   *wireUsage    `json:"usage"`
+// A serverReply is what the server sends back: a reply that is not streamed
+// (chatResponse), or one event of a stream (chatChunk); they differ in
+// their choices. Their types are lenient where servers differ; see text
+// and wire.RawArguments.
+type serverReply[Choice any] struct {
+	Model   string     `json:"model"`
+	Choices []Choice   `json:"choices"`
+	Usage   *wireUsage `json:"usage"`
 	// Error is set by servers that report a failure in a 200 body or
 	// mid-stream.
 	Error json.RawMessage `json:"error"`
 }
 
+type (
+	chatResponse = serverReply[replyChoice]
+	chatChunk    = serverReply[chunkChoice]
+)
+
 type replyChoice struct {
 	Message      wireResponse `json:"message"`
 	FinishReason string       `json:"finish_reason"`
-}
-
-type chatChunk struct {
-	Model   string          `json:"model"`
-	Choices []chunkChoice   `json:"choices"`
-	Usage   *wireUsage      `json:"usage"`
-	Error   json.RawMessage `json:"error"`
 }
 
 type chunkChoice struct {
