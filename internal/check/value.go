@@ -81,8 +81,8 @@ func writeCanon(b *strings.Builder, v any) {
 }
 
 // SameJSON reports whether a and b are the same JSON value: numbers
-// compared exactly, object keys in any order. Text that is not one JSON
-// value is the same as nothing.
+// compared exactly, object keys in any order. Text that is not exactly
+// one JSON value equals nothing, not even itself.
 func SameJSON(a, b []byte) bool {
 	ta, errA := jsonnode.Parse(a)
 	tb, errB := jsonnode.Parse(b)
