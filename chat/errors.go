@@ -9,9 +9,13 @@ import (
 
 // Errors that providers return, wrapped in a [*ProviderError].
 var (
-	ErrUnauthorized      = errors.New("chat: unauthorized")
-	ErrModelNotFound     = errors.New("chat: model not found")
-	ErrRateLimited       = errors.New("chat: rate limited")
+	ErrUnauthorized  = errors.New("chat: unauthorized")
+	ErrModelNotFound = errors.New("chat: model not found")
+	ErrRateLimited   = errors.New("chat: rate limited")
+	// ErrQuotaExceeded: the account's quota or credit is used up
+	// (OpenAI's insufficient_quota, Anthropic's billing_error). Waiting
+	// does not help, so it is not retried; it is not ErrRateLimited.
+	ErrQuotaExceeded     = errors.New("chat: quota exceeded")
 	ErrServer            = errors.New("chat: server error")
 	ErrBadRequest        = errors.New("chat: bad request")
 	ErrToolsNotSupported = errors.New("chat: model does not support tools")
@@ -23,7 +27,7 @@ var ErrStreamStopped = errors.New("chat: stream stopped by consumer")
 
 // A ProviderError is an error a model server returned or a failure to reach
 // it. It wraps one of [ErrUnauthorized], [ErrModelNotFound],
-// [ErrRateLimited], [ErrServer], [ErrBadRequest], [ErrToolsNotSupported] or
+// [ErrRateLimited], [ErrQuotaExceeded], [ErrServer], [ErrBadRequest], [ErrToolsNotSupported] or
 // [ErrBadResponse] when one applies, and the transport error otherwise.
 // It never contains the API key.
 type ProviderError struct {

@@ -125,6 +125,7 @@ var modelErrors = []struct {
 	{chat.ErrUnauthorized, "chat.ErrUnauthorized", true},
 	{chat.ErrModelNotFound, "chat.ErrModelNotFound", true},
 	{chat.ErrToolsNotSupported, "chat.ErrToolsNotSupported", true},
+	{chat.ErrQuotaExceeded, "chat.ErrQuotaExceeded", true},
 	{chat.ErrRateLimited, "chat.ErrRateLimited", false},
 	{chat.ErrServer, "chat.ErrServer", false},
 	{chat.ErrBadResponse, "chat.ErrBadResponse", false},

@@ -168,14 +168,23 @@ func (e *Endpoint) send(ctx context.Context, hr *http.Request, model string) (*h
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
-		return nil, e.statusError(resp, model)
+		pe := e.statusError(resp, model)
+		// OpenAI's and Anthropic's servers may say whether to retry;
+		// their SDKs follow that before their own rules, and so do we.
+		switch resp.Header.Get("X-Should-Retry") {
+		case "true":
+			return nil, &retry.ServerSaid{Err: pe, Retry: true}
+		case "false":
+			return nil, &retry.ServerSaid{Err: pe, Retry: false}
+		}
+		return nil, pe
 	}
 	return resp, nil
 }
 
 // statusError turns a response with a status other than 2xx into a
 // ProviderError carrying the server's message, never the raw body.
-func (e *Endpoint) statusError(resp *http.Response, model string) error {
+func (e *Endpoint) statusError(resp *http.Response, model string) *chat.ProviderError {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	pe := &chat.ProviderError{
 		Provider:   e.Provider,

@@ -89,9 +89,12 @@ type LineReader struct {
 	long []byte
 }
 
-// NewLineReader returns a LineReader of body with a 64 KiB read buffer.
+// NewLineReader returns a LineReader of body with bufio's default read
+// buffer (4 KiB). Most lines of a stream are far shorter; a longer one
+// goes through the reader's own buffer, which grows once and is kept. A
+// 64 KiB buffer was most of the bytes a short streamed round allocated.
 func NewLineReader(body io.Reader) *LineReader {
-	return &LineReader{br: bufio.NewReaderSize(body, 64<<10)}
+	return &LineReader{br: bufio.NewReader(body)}
 }
 
 // Next returns the next line, as [Read] does; it is valid until the next

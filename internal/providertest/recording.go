@@ -60,6 +60,8 @@ func (rec Recording) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 type Exchange struct {
 	Body   []byte
 	Header http.Header
+	// Path and Query are the request URL's path and raw query.
+	Path, Query string
 }
 
 // A Capture records the requests a test server received.
@@ -75,7 +77,7 @@ func (c *Capture) Add(r *http.Request) int {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.reqs = append(c.reqs, Exchange{Body: body, Header: r.Header.Clone()})
+	c.reqs = append(c.reqs, Exchange{Body: body, Header: r.Header.Clone(), Path: r.URL.Path, Query: r.URL.RawQuery})
 	return len(c.reqs) - 1
 }
 

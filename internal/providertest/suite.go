@@ -133,6 +133,7 @@ func (p Provider) retries(t *testing.T) {
 	t.Run("ResetConnection", p.retryResetConnection)
 	t.Run("RefusedConnection", p.retryRefusedConnection)
 	t.Run("NoRetryOtherClientErrors", p.noRetryOtherClientErrors)
+	t.Run("ShouldRetryHeader", p.shouldRetryHeader)
 	t.Run("Configured", p.retriesConfigured)
 	t.Run("RetryAfterHonoured", p.retryAfterHonoured)
 	t.Run("RetryAfterBeyondDeadline", p.retryAfterBeyondDeadline)
@@ -227,6 +228,30 @@ func (p Provider) noRetryOtherClientErrors(t *testing.T) {
 				CheckAttempts(t, err, status, 1)
 				assert.Equal(t, 1, srv.Requests())
 				assert.Empty(t, sleeper.Waits())
+			})
+		}
+	}
+}
+
+// shouldRetryHeader: a server's x-should-retry overrules the status, as
+// in OpenAI's and Anthropic's SDKs: "false" stops the retry of a 503,
+// "true" retries a 400; within MaxRetries either way.
+func (p Provider) shouldRetryHeader(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		status, requests int
+		value            string
+	}{{503, 1, "false"}, {400, 3, "true"}, {503, 3, "maybe"}, {400, 1, "TRUE"}} {
+		for _, mode := range modes {
+			t.Run(fmt.Sprintf("%d/%s/%s", tc.status, tc.value, mode.name), func(t *testing.T) {
+				t.Parallel()
+				srv := NewFlaky(t, 5, Status(tc.status, "X-Should-Retry", tc.value), p.ok(mode.stream))
+				m, sleeper := p.model(srv, 0)
+				_, _, err := send(context.Background(), m, mode.stream)
+				pe := CheckAttempts(t, err, tc.status, tc.requests)
+				assert.Equal(t, fmt.Sprintf("failure %d", tc.status), pe.Message)
+				assert.Equal(t, tc.requests, srv.Requests())
+				assert.Len(t, sleeper.Waits(), tc.requests-1)
 			})
 		}
 	}

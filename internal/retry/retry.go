@@ -8,11 +8,17 @@
 // limited) or any 5xx, and a connection error before any response byte:
 // the server could not be reached (connection refused, or any other failure
 // to dial), or closed or reset the connection before the status line came.
-// Nothing else: other 4xx will fail the same way again; a timeout after
+// Nothing else: other 4xx will fail the same way again, and so will a 429
+// that says the account's quota is used up (chat.ErrQuotaExceeded); a timeout after
 // the request was sent (the http.Client's Timeout, a response header
 // timeout) is not retried, since the server may be generating the answer;
 // a certificate error or a host that does not exist will not heal; and a
 // cancelled or expired context ends the call.
+//
+// A server can overrule these rules for one response: OpenAI and Anthropic
+// send x-should-retry: true or false, and their official SDKs follow it
+// before anything else. The provider's send step reports such a response
+// as a [ServerSaid], and Do follows it, still within MaxRetries.
 //
 // # Where the retry sits
 //
@@ -114,11 +120,20 @@ func (p *Policy) Do(ctx context.Context, attempt func() error) (int, error) {
 	retries := p.Retries()
 	for n := 1; ; n++ {
 		err := attempt()
-		if err == nil || n > retries || ctx.Err() != nil {
-			return n, err
+		if err == nil {
+			return n, nil
 		}
+		again := false
+		var said *ServerSaid
 		var pe *chat.ProviderError
-		if !errors.As(err, &pe) || !Retryable(pe) {
+		switch {
+		case errors.As(err, &said):
+			pe, again = said.Err, said.Retry
+			err = pe
+		case errors.As(err, &pe):
+			again = Retryable(pe)
+		}
+		if !again || n > retries || ctx.Err() != nil {
 			return n, err
 		}
 		wait := p.delay(n, pe.RetryAfter)
@@ -133,11 +148,24 @@ func (p *Policy) Do(ctx context.Context, attempt func() error) (int, error) {
 	}
 }
 
+// A ServerSaid is the error of an attempt whose response said whether to
+// send the request again (the x-should-retry header). Do follows Retry
+// instead of [Retryable], and returns Err, never the ServerSaid.
+type ServerSaid struct {
+	Err   *chat.ProviderError
+	Retry bool
+}
+
+func (s *ServerSaid) Error() string { return s.Err.Error() }
+func (s *ServerSaid) Unwrap() error { return s.Err }
+
 // Retryable reports whether a request that failed with pe may be sent
 // again: a status of 408, 409, 429 or 5xx, or, with no status, a
-// connection error before any response byte.
+// connection error before any response byte; never a used-up quota.
 func Retryable(pe *chat.ProviderError) bool {
 	switch s := pe.StatusCode; {
+	case errors.Is(pe.Err, chat.ErrQuotaExceeded):
+		return false
 	case s == http.StatusRequestTimeout, s == http.StatusConflict, s == http.StatusTooManyRequests:
 		return true
 	case s >= 500 && s <= 599:
