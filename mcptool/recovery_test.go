@@ -490,7 +490,11 @@ func TestTypeScriptSessionLossInTheGoSDK(t *testing.T) {
 	require.NoError(t, cs.Close())
 	runs, rejected := f.counts()
 	assert.Equal(t, []int32{0, 0}, runs)
-	assert.Equal(t, []string{"POST", "DELETE"}, rejected)
+	// The go-sdk's event stream (GET) reconnects on a goroutine of its
+	// own, and may be refused before, between or after these, or not at
+	// all: what the call and the close sent is checked without it.
+	sent := slices.DeleteFunc(rejected, func(m string) bool { return m == http.MethodGet })
+	assert.Equal(t, []string{"POST", "DELETE"}, sent)
 }
 
 // TestTypeScriptSessionLoss: over a URL the Client reads the TypeScript
