@@ -23,8 +23,10 @@ import (
 // (say, from crypto/rand); ids hold no '.'. A mistake here makes every
 // call fail with an error that says so.
 //
-// State values ([SetState]) are sealed as JSON: they must survive a JSON
-// round trip (as plain data does) for a stored state to open.
+// The seal covers the state's JSON exactly: every number as written,
+// however many digits, so state values ([SetState]) must survive a JSON
+// round trip unchanged (as plain data does) for a stored state to open; an
+// integer above 2^53 decoded into a float64 on the way does not.
 func WithSealKeys(current string, keys map[string][]byte) ManagerOption {
 	k, err := seal.New(current, keys)
 	return execOption(func(c *config) {

@@ -354,3 +354,62 @@ func TestResumeRefusesTheCallersMistakes(t *testing.T) {
 		})
 	}
 }
+
+// TestSealCoversExactNumbers: a sealed state whose numbers are edited in
+// every copy to a value that reads as the same float64 (an id above 2^53,
+// a decimal) is refused; unedited, it resumes and the tool gets the exact
+// numbers.
+func TestSealCoversExactNumbers(t *testing.T) {
+	t.Parallel()
+	type wireArgs struct {
+		Account uint64  `json:"account"`
+		Amount  float64 `json:"amount"`
+	}
+	pause := func(t *testing.T, got *[]wireArgs) (*toolcall.Client, []byte) {
+		t.Helper()
+		wire := toolcall.MustFunc("wire", "Wires money", func(ctx context.Context, in wireArgs) (string, error) {
+			*got = append(*got, in)
+			return "wired", nil
+		}, toolcall.WithNeedsApproval(true))
+		model := tt.NewModel(tt.ToolCalls(tt.Call("w1", "wire", `{"account":9007199254740993,"amount":0.1}`)), tt.Text("done"))
+		client := toolcall.NewClient(model, toolcall.WithTools(wire), toolcall.WithSealKeys("k1", map[string][]byte{"k1": sealKey}))
+		_, err := client.Prompt("wire it").Call(context.Background())
+		var p *toolcall.Paused
+		require.ErrorAs(t, err, &p)
+		stored, err := json.Marshal(p)
+		require.NoError(t, err)
+		require.Equal(t, 2, bytes.Count(stored, []byte(`{"account":9007199254740993,"amount":0.1}`)), "the reply's call and the waiting one")
+		return client, stored
+	}
+	allow := map[string]toolcall.Decision{"w1": {Allow: true}}
+	for name, edit := range map[string][2]string{
+		"an id above 2^53": {"9007199254740993", "9007199254740992"},
+		"a decimal":        {`"amount":0.1}`, `"amount":0.10000000000000001}`},
+		"an exponent":      {`"amount":0.1}`, `"amount":1e-1}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var got []wireArgs
+			client, stored := pause(t, &got)
+			edited := bytes.ReplaceAll(stored, []byte(edit[0]), []byte(edit[1]))
+			require.NotEqual(t, stored, edited)
+			_, err := client.Prompt().Resume(decode(t, edited), allow).Call(context.Background())
+			if name == "an exponent" {
+				// 1e-1 is 0.1 exactly: the same value, spelled otherwise.
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, toolcall.ErrInvalidPaused)
+			assert.Empty(t, got, "nothing ran")
+		})
+	}
+	t.Run("unedited", func(t *testing.T) {
+		t.Parallel()
+		var got []wireArgs
+		client, stored := pause(t, &got)
+		resp, err := client.Prompt().Resume(decode(t, stored), allow).Call(context.Background())
+		require.NoError(t, err)
+		assert.Equal(t, "done", resp.Content())
+		assert.Equal(t, []wireArgs{{Account: 9007199254740993, Amount: 0.1}}, got)
+	})
+}

@@ -49,7 +49,9 @@ func writeCanon(b *strings.Builder, v any) {
 	switch v := v.(type) {
 	case *jsonnode.Object:
 		ms := slices.Clone(v.Members)
-		slices.SortFunc(ms, func(x, y jsonnode.Member) int { return strings.Compare(x.Key, y.Key) })
+		// Stable: members of one name keep their order, so that two
+		// texts with the same repeated names in another order differ.
+		slices.SortStableFunc(ms, func(x, y jsonnode.Member) int { return strings.Compare(x.Key, y.Key) })
 		b.WriteByte('{')
 		for i, m := range ms {
 			if i > 0 {
@@ -87,6 +89,17 @@ func SameJSON(a, b []byte) bool {
 	ta, errA := jsonnode.Parse(a)
 	tb, errB := jsonnode.Parse(b)
 	return errA == nil && errB == nil && canonical(ta) == canonical(tb)
+}
+
+// Canonical returns the exact canonical form of the JSON text raw: object
+// members sorted by name (stably), numbers exactly, as decimals. Two texts
+// have the same form exactly when SameJSON holds for them.
+func Canonical(raw []byte) ([]byte, error) {
+	tree, err := jsonnode.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(canonical(tree)), nil
 }
 
 // canonRaw is canonical for JSON text already checked.

@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/toolcall-go/toolcall/internal/check"
 )
 
 // MinKeyBytes is the shortest key taken: HMAC-SHA256 is as strong as
@@ -106,18 +108,17 @@ func mac(id string, key, canonical []byte) []byte {
 	return h.Sum(nil)
 }
 
-// Canonical encodes v as JSON that every JSON round trip of v encodes to
-// again: object keys sorted (a struct's fields and a map's keys alike),
-// numbers as float64 writes them. A value stored as JSON and decoded into
-// maps, or into the same Go types, thus seals as it did before.
+// Canonical encodes v as JSON that every JSON round trip of v that keeps
+// its values encodes to again: object keys sorted (a struct's fields and a
+// map's keys alike), numbers exactly, whatever digits spell them (1e2 and
+// 100 are one number; 2^53+1 and 2^53 are two, as are 0.1 and
+// 0.10000000000000001). A value stored as JSON and decoded into the same
+// Go types thus seals as it did before, and an edit of any value, however
+// small, does not.
 func Canonical(v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	var tree any
-	if err := json.Unmarshal(b, &tree); err != nil {
-		return nil, err
-	}
-	return json.Marshal(tree)
+	return check.Canonical(b)
 }

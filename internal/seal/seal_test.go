@@ -127,3 +127,34 @@ func TestOnce(t *testing.T) {
 		t.Fatal("a claim taken back could not be made again")
 	}
 }
+
+// TestSealIsExact: numbers that read as one float64 but differ, and
+// repeated member names in another order, seal differently; one number
+// spelled otherwise seals the same.
+func TestSealIsExact(t *testing.T) {
+	k, err := New("k1", map[string][]byte{"k1": key1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{`{"n":9007199254740993}`, `{"n":9007199254740992}`, false},
+		{`{"n":0.1}`, `{"n":0.10000000000000001}`, false},
+		{`{"a":1,"a":2}`, `{"a":2,"a":1}`, false},
+		{`{"n":100,"m":1}`, `{"m":1.0,"n":1e2}`, true},
+	} {
+		s, err := k.Seal(json.RawMessage(tc.a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = k.Open(json.RawMessage(tc.b), s)
+		if tc.same && err != nil {
+			t.Errorf("%s and %s: %v, want the same seal", tc.a, tc.b, err)
+		}
+		if !tc.same && !errors.Is(err, ErrEdited) {
+			t.Errorf("%s and %s: %v, want ErrEdited", tc.a, tc.b, err)
+		}
+	}
+}
