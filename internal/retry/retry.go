@@ -156,7 +156,10 @@ type ServerSaid struct {
 	Retry bool
 }
 
+// Error returns the message of the attempt's error.
 func (s *ServerSaid) Error() string { return s.Err.Error() }
+
+// Unwrap returns the attempt's error.
 func (s *ServerSaid) Unwrap() error { return s.Err }
 
 // Retryable reports whether a request that failed with pe may be sent
