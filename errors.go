@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/toolcall-go/toolcall/internal/decision"
 )
 
 // ErrInvalidTool is wrapped by every error about defining a tool: each is a
@@ -53,6 +55,11 @@ var (
 	// client seals ([WithSealKeys]), or does not hold together (a waiting
 	// or done call that is not a call of the reply it pauses). Nothing ran.
 	ErrInvalidPaused = errors.New("toolcall: invalid paused state")
+	// ErrPending: the call waits for a decision (an approval, or what its
+	// tool paused for, see [Pause]) and did not run. A waiting call's
+	// [ToolExecution].Err wraps it, so that AfterTool tells it from a call
+	// that finished.
+	ErrPending = decision.ErrPending
 	// ErrAlreadyResumed: this [Paused] state was resumed before, in this
 	// process or, as the claim function of [WithResumeClaim] says, in
 	// another. Nothing ran.

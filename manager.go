@@ -52,6 +52,8 @@ type ToolExecution struct {
 	IsError bool `json:"is_error,omitempty"`
 	// Err is the failure: a *ToolError, wrapping an *ArgumentError for bad
 	// arguments or ErrToolNotFound for an unknown tool. Nil on success.
+	// For a call that waits for a decision, it wraps [ErrPending] and
+	// Result is empty: the call did not run.
 	Err          error         `json:"-"`
 	Duration     time.Duration `json:"duration,omitempty"`
 	ReturnDirect bool          `json:"return_direct,omitempty"` // the tool returned directly (statically or at run time)
@@ -266,6 +268,17 @@ func (cfg *config) executeOne(ctx context.Context, set *toolSet, call chat.ToolC
 	}
 
 	tool, in := set.lookup(call.Name)
+	if tool == nil && preset != nil && (preset.Deny != "" || preset.Result != "") {
+		// A person's denial or result answers the call without its tool:
+		// it reaches the model also when the resuming prompt does not
+		// offer that tool.
+		result, err := decision.Decision(*preset).Apply(ctx, nil)
+		e.Result = result
+		if d := (*decision.Denial)(nil); errors.As(err, &d) {
+			e.Err, e.IsError, e.Result = &ToolError{Name: call.Name, CallID: call.ID, Err: d}, true, d.Error()
+		}
+		return finish(nil)
+	}
 	if tool == nil {
 		te := &ToolError{Name: call.Name, CallID: call.ID, Err: unknownTool{call.Name, set.tools}}
 		return finish(cfg.fail(ctx, e, te))

@@ -413,3 +413,68 @@ func TestSealCoversExactNumbers(t *testing.T) {
 		assert.Equal(t, []wireArgs{{Account: 9007199254740993, Amount: 0.1}}, got)
 	})
 }
+
+// TestDecisionWithoutTheTool: a denial or a result reaches the model with
+// the person's words also when the resuming prompt does not offer the
+// waiting call's tool; allowing it stays an error for the caller.
+func TestDecisionWithoutTheTool(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		d       toolcall.Decision
+		result  string
+		isError bool
+	}{
+		"deny":   {toolcall.Decision{Deny: "over the daily limit"}, "tool call denied: over the daily limit", true},
+		"result": {toolcall.Decision{Result: "sent by hand"}, "sent by hand", false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var l ledger
+			_, stored := pauseTransfer(t, &l)
+			// Another process: its client offers no transfer tool.
+			client := toolcall.NewClient(tt.NewModel(tt.Text("noted")))
+			resp, err := client.Prompt().Resume(decode(t, stored), map[string]toolcall.Decision{"t1": tc.d}).Call(context.Background())
+			require.NoError(t, err)
+			assert.Equal(t, "noted", resp.Content())
+			require.Len(t, resp.Executions, 2)
+			e := resp.Executions[1]
+			assert.Equal(t, "t1", e.Call.ID)
+			assert.Equal(t, tc.result, e.Result)
+			assert.Equal(t, tc.isError, e.IsError)
+			assert.NotErrorIs(t, e.Err, toolcall.ErrToolNotFound)
+			h := resp.History
+			tm := h[len(h)-2]
+			assert.Equal(t, chat.RoleTool, tm.Role)
+			assert.Equal(t, "t1", tm.ToolCallID)
+			assert.Equal(t, tc.result, tm.Content)
+			assert.Zero(t, l.get()["t1"], "the transfer never ran")
+		})
+	}
+}
+
+// TestAfterToolTellsAWaitingCall: AfterTool sees a waiting call with an
+// error that wraps ErrPending and no result, and a finished one without.
+func TestAfterToolTellsAWaitingCall(t *testing.T) {
+	t.Parallel()
+	var (
+		mu   sync.Mutex
+		seen = map[string]toolcall.ToolExecution{}
+	)
+	hooks := toolcall.Hooks{AfterTool: func(ctx context.Context, e toolcall.ToolExecution) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[e.Call.ID] = e
+	}}
+	var l ledger
+	pauseTransfer(t, &l, toolcall.WithHooks(hooks))
+	mu.Lock()
+	defer mu.Unlock()
+	require.Contains(t, seen, "t1")
+	assert.ErrorIs(t, seen["t1"].Err, toolcall.ErrPending)
+	assert.Empty(t, seen["t1"].Result)
+	assert.False(t, seen["t1"].IsError)
+	require.Contains(t, seen, "b1")
+	assert.NoError(t, seen["b1"].Err)
+	assert.NotErrorIs(t, seen["b1"].Err, toolcall.ErrPending)
+	assert.Equal(t, "100", seen["b1"].Result)
+}

@@ -58,12 +58,18 @@ func (d Decision) Apply(ctx context.Context, next func(context.Context) (string,
 	return "", &Pause{Reason: "approval"}
 }
 
+// ErrPending is what every Pause is: a call that waits and did not run.
+var ErrPending = errors.New("toolcall: call pending")
+
 // A Pause is the error of a call that waits, for Reason: "approval", or
 // the reason its tool gave.
 type Pause struct{ Reason string }
 
 // Error gives the reason.
 func (e *Pause) Error() string { return "toolcall: call paused: " + e.Reason }
+
+// Is makes a Pause match ErrPending.
+func (e *Pause) Is(target error) bool { return target == ErrPending }
 
 // A Denial is the error of a call that was refused.
 type Denial struct{ Reason string }
