@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -90,8 +91,12 @@ type Paused struct {
 	// ([SetState]); the resumed call's tools read it and its Response.State
 	// starts from it.
 	State map[string]any `json:"state,omitempty"`
-	// Seal authenticates every other field when the client seals
-	// ([WithSealKeys]): the id of the key, a dot, and the HMAC.
+	// Expires is when a resume starts to refuse this state, when the
+	// client sets an expiry ([WithPauseExpiry]); zero otherwise.
+	Expires time.Time `json:"expires,omitzero"`
+	// Seal authenticates every other field, and the owner the call gave
+	// ([Prompt.Owner]), when the client seals ([WithSealKeys]): the id of
+	// the key, a dot, and the HMAC.
 	Seal string `json:"seal,omitempty"`
 }
 

@@ -111,6 +111,7 @@ type Prompt struct {
 	state    map[string]any
 	paused   *Paused
 	decided  map[string]Decision
+	owner    string
 	// first holds the first message, that of most prompts, in the Prompt's
 	// own allocation.
 	first [1]chat.Message
@@ -201,6 +202,13 @@ func (p *Prompt) Resume(paused *Paused, decisions map[string]Decision) *Prompt {
 	p.paused, p.decided = paused, decisions
 	return p
 }
+
+// Owner names whom a pause of this call belongs to, such as a tenant and
+// a conversation id: the seal of its [Paused] state covers owner (it is
+// not stored in it), and a resume must give the same Owner, else the
+// state is refused ([ErrInvalidPaused]), so that one conversation's state
+// cannot be resumed in another's. It needs [WithSealKeys].
+func (p *Prompt) Owner(owner string) *Prompt { p.owner = owner; return p }
 
 // A Response is the outcome of a call.
 type Response struct {
@@ -299,6 +307,9 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		return ctx, nil, fmt.Errorf("toolcall: the Client has no model (NewClient was given a nil %T)", p.c.model)
 	case p.c.cfg.err != nil:
 		return ctx, nil, p.c.cfg.err
+	}
+	if err := p.c.cfg.checkSealing(true, p.owner); err != nil {
+		return ctx, nil, err
 	}
 	cfg := &p.c.cfg
 	cl := &call{p: p, cfg: cfg, resp: &Response{}}
@@ -490,7 +501,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			return resp, err
 		}
 		resp.Rounds = pz.Round
-		ex, err := cl.cfg.resume(ctx, set, pz, cl.p.decided)
+		ex, err := cl.cfg.resume(ctx, set, pz, cl.p.decided, cl.p.owner)
 		if ex == nil {
 			return nil, err
 		}
@@ -584,7 +595,7 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 		}
 	}
 	if pz := ex.paused; pz != nil {
-		if serr := cl.cfg.finishPause(pz, cl.req.Model, cl.req.Options, resp.State); serr != nil {
+		if serr := cl.cfg.finishPause(pz, cl.req.Model, cl.req.Options, resp.State, cl.p.owner); serr != nil {
 			return true, serr
 		}
 	}

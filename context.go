@@ -71,6 +71,14 @@ type CallInfo struct {
 	// History is the conversation up to and including the assistant
 	// message with the call. It is shared: do not modify it.
 	History []chat.Message
+	// IdempotencyKey is the same on every run of a call resumed from one
+	// paused state: its ID and the call id. A resume runs each approved
+	// call at most once where a claim function holds ([WithResumeClaim]),
+	// and a crash after the claim loses the call; give this key to a
+	// system that drops a repeated request, and its effect happens once
+	// even when a stored state is resumed again. Empty for a call that
+	// was not paused.
+	IdempotencyKey string
 }
 
 // toolContextKey is the context key of the ToolContext.
@@ -78,7 +86,11 @@ type toolContextKey struct{}
 
 // callInfo describes the call whose state s is.
 func callInfo(s *callstate.State) CallInfo {
-	return CallInfo{ID: s.Call.ID, Name: s.Call.Name, Round: s.Round, History: s.History}
+	info := CallInfo{ID: s.Call.ID, Name: s.Call.Name, Round: s.Round, History: s.History}
+	if s.PauseID != "" {
+		info.IdempotencyKey = s.PauseID + "/" + s.Call.ID
+	}
+	return info
 }
 
 // ContextWithToolContext returns ctx carrying tc. A [Client] does this

@@ -114,6 +114,8 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 		return nil, errors.New("toolcall: Execute: nil request or reply")
 	case m.cfg.err != nil:
 		return nil, m.cfg.err
+	case m.cfg.checkSealing(false, "") != nil:
+		return nil, m.cfg.checkSealing(false, "")
 	}
 	round := 1
 	for _, msg := range req.Messages {
@@ -154,7 +156,7 @@ func (m *Manager) Execute(ctx context.Context, tools []Tool, req *chat.Request, 
 	resp.History, resp.Executions, resp.ReturnedDirect = slices.Clip(ex.History), ex.Executions, ex.ReturnDirect
 	resp.State, _ = mergeState(nil, ex.Executions)
 	if pz := ex.paused; pz != nil {
-		if serr := cfg.finishPause(pz, req.Model, req.Options, resp.State); serr != nil {
+		if serr := cfg.finishPause(pz, req.Model, req.Options, resp.State, ""); serr != nil {
 			return resp, serr
 		}
 	}
@@ -199,7 +201,7 @@ func (cfg *config) execute(ctx context.Context, set *toolSet, history []chat.Mes
 				execs[i] = notRun(call, round)
 				continue
 			}
-			abort = cfg.executeOne(ctx, set, call, hist, round, nil, &execs[i])
+			abort = cfg.executeOne(ctx, set, call, hist, round, nil, "", &execs[i])
 		}
 	} else {
 		abort = cfg.executeConcurrently(ctx, *set, calls, hist, round, execs)
@@ -222,7 +224,7 @@ func (cfg *config) executeConcurrently(ctx context.Context, set toolSet, calls [
 			execs[i] = notRun(calls[i], round)
 			return nil
 		}
-		return cfg.executeOne(ctx, &set, calls[i], hist, round, nil, &execs[i])
+		return cfg.executeOne(ctx, &set, calls[i], hist, round, nil, "", &execs[i])
 	})
 }
 
@@ -241,8 +243,9 @@ func notRun(call chat.ToolCall, round int) ToolExecution {
 }
 
 // executeOne runs one call and records it in e, which is zero. A non-nil
-// error aborts the loop.
-func (cfg *config) executeOne(ctx context.Context, set *toolSet, call chat.ToolCall, hist []chat.Message, round int, preset *Decision, e *ToolExecution) error {
+// error aborts the loop. preset and pauseID are a resumed call's decision
+// and the ID of the pause it resumes.
+func (cfg *config) executeOne(ctx context.Context, set *toolSet, call chat.ToolCall, hist []chat.Message, round int, preset *Decision, pauseID string, e *ToolExecution) error {
 	start := monotonic()
 	e.Call, e.Round = call, round
 	// Hooks, the approver and middleware see a copy of the arguments:
@@ -310,7 +313,7 @@ func (cfg *config) executeOne(ctx context.Context, set *toolSet, call chat.ToolC
 	checked.Arguments = args
 
 	cc := &callstate.Ctx{Context: ctx}
-	cc.State.Call, cc.State.Round, cc.State.History = &e.Call, round, hist
+	cc.State.Call, cc.State.Round, cc.State.History, cc.State.PauseID = &e.Call, round, hist, pauseID
 	if h := cfg.hooks.ToolProgress; h != nil {
 		cc.State.Progress = func(message string, progress, total float64) {
 			h(ctx, callInfo(&cc.State), message, progress, total)

@@ -133,7 +133,8 @@ type config struct {
 	err error
 
 	// resume
-	claim func(ctx context.Context, id string) error
+	claim       func(ctx context.Context, id string) error
+	pauseExpiry time.Duration
 
 	// loop
 	maxIterations int

@@ -3,9 +3,11 @@ package toolcall
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -16,12 +18,17 @@ import (
 
 // WithSealKeys seals every [Paused] state with an HMAC-SHA256 under
 // keys[current], and makes [Prompt.Resume] refuse, before anything runs,
-// a state that is not sealed, was sealed with a key not in keys, or was
+// a state that is not sealed, was sealed with a key not in keys or for
+// another owner ([Prompt.Owner]), has expired ([WithPauseExpiry]), or was
 // edited in any field ([ErrInvalidPaused]). Keys are named by id, so that
 // they can rotate: seal with a new one, and keep the old ones while
 // states sealed with them may come back. Each key has at least 32 bytes
-// (say, from crypto/rand); ids hold no '.'. A mistake here makes every
-// call fail with an error that says so.
+// (say, from crypto/rand); ids hold no '.'.
+//
+// A sealed state is meant to be stored, and a stored state can be given
+// back twice: a Client that seals needs [WithResumeClaim] too, with your
+// claim function or [AllowReplays]. A mistake here makes every call fail
+// with an error that says so.
 //
 // The seal covers the state's JSON exactly: every number as written,
 // however many digits, so state values ([SetState]) must survive a JSON
@@ -37,25 +44,71 @@ func WithSealKeys(current string, keys map[string][]byte) ManagerOption {
 	})
 }
 
-// WithResumeClaim makes resumes exactly-once across processes. claim is
-// called with the [Paused] state's ID once a resume's decisions were
-// checked and before any call runs; make it one atomic write in your own
-// store (an insert of the id as a unique key, a set-if-absent) and return
-// an error, such as one wrapping [ErrAlreadyResumed], when the id was
-// claimed before. The resume then runs nothing and returns that error.
+// WithPauseExpiry makes a sealed [Paused] state expire d after the pause:
+// a resume after [Paused].Expires is refused ([ErrInvalidPaused]), and so
+// is a state that has no expiry. It needs [WithSealKeys], since an
+// unsealed expiry could be edited.
+func WithPauseExpiry(d time.Duration) ManagerOption {
+	return execOption(func(c *config) { c.pauseExpiry = d })
+}
+
+// WithResumeClaim makes a resume run each approved call at most once
+// across processes. claim is called with the [Paused] state's ID once a
+// resume's decisions were checked and before any call runs; make it one
+// atomic write in your own store (an insert of the id as a unique key, a
+// set-if-absent) and return an error, such as one wrapping
+// [ErrAlreadyResumed], when the id was claimed before. The resume then
+// runs nothing and returns that error.
+//
+// At most once is what holds, not exactly once: a process that stops
+// after the claim and before its calls finish loses them. A tool whose
+// effect must happen exactly once passes [CallInfo].IdempotencyKey to a
+// system that drops repeated requests.
+//
 // Within one process, resuming the same *Paused value twice is
-// ErrAlreadyResumed without a claim function.
+// ErrAlreadyResumed without a claim function. A Client that seals must
+// have one: give [AllowReplays] to say that a stored state may run again.
 func WithResumeClaim(claim func(ctx context.Context, id string) error) ClientOption {
-	return optionFunc(func(c *config) { c.claim = claim })
+	return optionFunc(func(c *config) {
+		c.claim = claim
+		if claim == nil {
+			c.err = errors.New("toolcall: WithResumeClaim: a nil claim function; give AllowReplays to allow replays")
+		}
+	})
+}
+
+// AllowReplays is the claim function of a Client whose stored states may
+// be resumed more than once, each time running the approved calls again:
+// give it to [WithResumeClaim] when replays do no harm. It claims nothing.
+func AllowReplays(ctx context.Context, id string) error { return nil }
+
+// checkSealing refuses a configuration that cannot keep its word: an
+// expiry or an owner without a seal, a sealing Client without a claim.
+func (c *config) checkSealing(client bool, owner string) error {
+	switch {
+	case c.seal == nil && c.pauseExpiry != 0:
+		return errors.New("toolcall: WithPauseExpiry needs WithSealKeys: an unsealed expiry could be edited")
+	case c.pauseExpiry < 0:
+		return fmt.Errorf("toolcall: WithPauseExpiry(%s): a negative expiry", c.pauseExpiry)
+	case c.seal == nil && owner != "":
+		return errors.New("toolcall: Prompt.Owner needs WithSealKeys: nothing binds an unsealed state to its owner")
+	case client && c.seal != nil && c.claim == nil:
+		return errors.New("toolcall: a Client with WithSealKeys needs WithResumeClaim: give your claim function, or AllowReplays to allow a stored state to run again")
+	}
+	return nil
 }
 
 // finishPause completes p with the model and options of the call's
-// request and a copy of its session state, and gives it its ID and, when
-// the client seals, its seal.
-func (c *config) finishPause(p *Paused, model string, opts chat.Options, state map[string]any) error {
+// request and a copy of its session state, and gives it its ID, expiry
+// and, when the client seals, its seal for owner.
+func (c *config) finishPause(p *Paused, model string, opts chat.Options, state map[string]any, owner string) error {
 	p.Model, p.Options, p.State = model, opts, maps.Clone(state)
-	p.ID, p.Seal = rand.Text(), ""
-	s, err := c.seal.Seal(p)
+	p.ID, p.Seal, p.Expires = rand.Text(), "", time.Time{}
+	if c.pauseExpiry > 0 {
+		// UTC and no monotonic reading: the JSON round trip keeps it as is.
+		p.Expires = time.Now().Add(c.pauseExpiry).UTC().Round(0)
+	}
+	s, err := c.seal.Seal(p, owner)
 	if err != nil {
 		return fmt.Errorf("toolcall: sealing the paused state (its session state must be JSON data): %w", err)
 	}
@@ -63,13 +116,19 @@ func (c *config) finishPause(p *Paused, model string, opts chat.Options, state m
 	return nil
 }
 
-// openPaused checks p's seal: that it has none when the client does not
-// seal.
-func (c *config) openPaused(p *Paused) error {
+// openPaused checks p's seal for owner, that it has none when the client
+// does not seal, and its expiry.
+func (c *config) openPaused(p *Paused, owner string) error {
 	unsealed := *p
 	unsealed.Seal = ""
-	if err := c.seal.Open(&unsealed, p.Seal); err != nil {
+	if err := c.seal.Open(&unsealed, owner, p.Seal); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidPaused, err)
+	}
+	switch {
+	case c.pauseExpiry > 0 && p.Expires.IsZero():
+		return fmt.Errorf("%w: it has no expiry, and the client sets one", ErrInvalidPaused)
+	case !p.Expires.IsZero() && time.Now().After(p.Expires):
+		return fmt.Errorf("%w: it expired at %s", ErrInvalidPaused, p.Expires.Format(time.RFC3339))
 	}
 	return nil
 }
@@ -116,8 +175,8 @@ func checkDecisions(p *Paused, set *toolSet, decisions map[string]Decision) erro
 // passed the checks: the done calls keep their records, each waiting call
 // gets its decision (none keeps it waiting), and the round ends as any
 // other, or pauses again. Nothing runs when a check fails.
-func (cfg *config) resume(ctx context.Context, set *toolSet, p *Paused, decisions map[string]Decision) (*execution, error) {
-	if err := cfg.openPaused(p); err != nil {
+func (cfg *config) resume(ctx context.Context, set *toolSet, p *Paused, decisions map[string]Decision, owner string) (*execution, error) {
+	if err := cfg.openPaused(p, owner); err != nil {
 		return nil, err
 	}
 	reply, err := checkPaused(p)
@@ -161,7 +220,7 @@ func (cfg *config) resume(ctx context.Context, set *toolSet, p *Paused, decision
 			execs[i] = ToolExecution{Call: call, Round: p.Round, Err: &decision.Pause{Reason: p.Pending[j].Reason}}
 			continue
 		}
-		abort = cfg.executeOne(ctx, set, call, p.History, p.Round, &d, &execs[i])
+		abort = cfg.executeOne(ctx, set, call, p.History, p.Round, &d, p.ID, &execs[i])
 	}
 	ex := new(execution)
 	return ex, endRound(ex, hist, execs, p.Round, abort)

@@ -7,8 +7,11 @@
 // transfers in one reply: the balance runs, the transfers wait, and the
 // Call ends with a *toolcall.Paused, an error that is also the state to
 // continue from. The clients seal it (toolcall.WithSealKeys) with a key
-// only the program holds, so that whoever can write where it is stored
-// cannot change what runs: an edited copy is refused. The program stores
+// only the program holds, for the account it belongs to (Prompt.Owner), so
+// that whoever can write where it is stored cannot change what runs or
+// resume it for another account: an edited copy is refused. Each resume
+// claims the state's ID in a store (toolcall.WithResumeClaim), so that a
+// second resume of the same stored state runs nothing. The program stores
 // it as JSON, as a web server would until the account holder answers,
 // reads it back, and resumes in a fresh Client, as another process would,
 // with one toolcall.Decision per call: approve
@@ -114,6 +117,27 @@ func main() {
 // the old ones there while states sealed with them may come back.
 var sealing = toolcall.WithSealKeys("2026-11", map[string][]byte{"2026-11": newKey()})
 
+// claims stands for a table of the program's database with the pause ID as
+// a unique key: the claim is one insert, which fails for an ID claimed
+// before, whichever process tried first.
+var claims = toolcall.WithResumeClaim(func(ctx context.Context, id string) error {
+	claimedMu.Lock()
+	defer claimedMu.Unlock()
+	if claimed[id] {
+		return toolcall.ErrAlreadyResumed
+	}
+	claimed[id] = true
+	return nil
+})
+
+var (
+	claimedMu sync.Mutex
+	claimed   = map[string]bool{}
+)
+
+// account owns the conversation: the seal binds its paused state to it.
+const account = "account-42"
+
 func newKey() []byte {
 	key := make([]byte, 32)
 	rand.Read(key) // never fails
@@ -148,10 +172,10 @@ func pauseAndStore(tools []toolcall.Tool) ([]byte, error) {
 		toolcalltest.Call("call_3", "transfer", `{"to":"Bo","amount":900}`),
 		toolcalltest.Call("call_4", "transfer", `{"to":"Cy","amount":300}`),
 	))
-	client := toolcall.NewClient(model, toolcall.WithTools(tools), sealing)
+	client := toolcall.NewClient(model, toolcall.WithTools(tools), sealing, claims)
 	question := "Pay Ana 50 EUR, Bo 900 EUR and Cy 300 EUR, and tell me my balance."
 	fmt.Println("user:", question)
-	resp, err := client.Prompt(question).Call(context.Background())
+	resp, err := client.Prompt(question).Owner(account).Call(context.Background())
 	var paused *toolcall.Paused
 	if !errors.As(err, &paused) {
 		return nil, fmt.Errorf("expected the call to pause, got %v", err)
@@ -205,20 +229,31 @@ func resumeElsewhere(tools []toolcall.Tool, stored []byte) error {
 		toolcalltest.Text("I sent 50 EUR to Ana and 200 EUR to Cy, as you lowered that transfer. "+
 			"I did not pay Bo: Bo is not a known payee. Your balance is now 750 EUR."),
 	)
-	client := toolcall.NewClient(model, toolcall.WithTools(tools), sealing)
+	client := toolcall.NewClient(model, toolcall.WithTools(tools), sealing, claims)
 
 	// Someone with write access to the store raises Ana's amount: the seal
 	// no longer matches, and nothing runs.
 	edited := paused
 	edited.Pending = slices.Clone(paused.Pending)
 	edited.Pending[0].Arguments = json.RawMessage(`{"to":"Ana","amount":5000}`)
-	_, err = client.Prompt().Resume(&edited, decisions).Call(context.Background())
+	_, err = client.Prompt().Owner(account).Resume(&edited, decisions).Call(context.Background())
 	fmt.Println("an edited copy:", err)
+	// The same state given for another account is refused too.
+	_, err = client.Prompt().Owner("account-7").Resume(&paused, decisions).Call(context.Background())
+	fmt.Println("for another account:", err)
 
-	resp, err := client.Prompt().Resume(&paused, decisions).Call(context.Background())
+	resp, err := client.Prompt().Owner(account).Resume(&paused, decisions).Call(context.Background())
 	if err != nil {
 		return err
 	}
+	// The stored JSON given back once more, say by a form sent twice: the
+	// claim refuses it, and nothing runs again.
+	var again toolcall.Paused
+	if err := json.Unmarshal(stored, &again); err != nil {
+		return err
+	}
+	_, err = client.Prompt().Owner(account).Resume(&again, decisions).Call(context.Background())
+	fmt.Println("the stored state resumed again:", errors.Is(err, toolcall.ErrAlreadyResumed))
 	report(resp.Executions, paused.Done...)
 	fmt.Println("answer:", resp.Content())
 	fmt.Printf("model requests of the resumed call: %d\n", len(model.Requests()))

@@ -18,6 +18,8 @@ type State struct {
 	Call    *chat.ToolCall // the call, in its record: its id and tool name
 	Round   int            // the model round trip that asked for the call, from 1
 	History []chat.Message
+	// PauseID is the ID of the paused state a resumed call comes from.
+	PauseID string
 	// Progress, when set, sees what the tool reports.
 	Progress     func(message string, progress, total float64)
 	returnDirect atomic.Bool

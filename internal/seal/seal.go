@@ -1,6 +1,7 @@
 // Package seal checks state that a program stores outside its process and
 // reads back: it authenticates it with an HMAC-SHA256 over a canonical
-// JSON encoding, under keys named by id so that they can be rotated
+// JSON encoding and what the caller says it belongs to (an owner, not
+// stored with it), under keys named by id so that they can be rotated
 // (Keys), and claims a value once per process (Once).
 package seal
 
@@ -11,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/toolcall-go/toolcall/internal/check"
@@ -52,12 +54,14 @@ var (
 	ErrUnsealed   = errors.New("it is not sealed")
 	ErrNoKeys     = errors.New("it is sealed, and the client has no seal keys (WithSealKeys)")
 	ErrUnknownKey = errors.New("it is sealed with a key that is not held")
-	ErrEdited     = errors.New("it was edited after it was sealed")
+	// The seal alone cannot tell these apart: another key of the same id,
+	// another owner and an edit all change the HMAC.
+	ErrEdited = errors.New("its seal does not match: it was sealed with another key of that id, or for another owner, or edited after it was sealed")
 )
 
-// Seal returns the seal of v: "<key id>.<base64url of the HMAC>"; nil
-// Keys return "".
-func (k *Keys) Seal(v any) (string, error) {
+// Seal returns the seal of v for owner: "<key id>.<base64url of the
+// HMAC>"; nil Keys return "".
+func (k *Keys) Seal(v any, owner string) (string, error) {
 	if k == nil {
 		return "", nil
 	}
@@ -65,12 +69,12 @@ func (k *Keys) Seal(v any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return k.current + "." + base64.RawURLEncoding.EncodeToString(mac(k.current, k.keys[k.current], c)), nil
+	return k.current + "." + base64.RawURLEncoding.EncodeToString(mac(k.current, k.keys[k.current], owner, c)), nil
 }
 
-// Open checks that seal is v's, under any of the keys; nil Keys take
-// only an empty seal.
-func (k *Keys) Open(v any, seal string) error {
+// Open checks that seal is v's for owner, under any of the keys; nil Keys
+// take only an empty seal.
+func (k *Keys) Open(v any, owner, seal string) error {
 	if k == nil {
 		if seal != "" {
 			return ErrNoKeys
@@ -93,17 +97,18 @@ func (k *Keys) Open(v any, seal string) error {
 	if err != nil {
 		return err
 	}
-	if !hmac.Equal(got, mac(id, key, c)) {
+	if !hmac.Equal(got, mac(id, key, owner, c)) {
 		return ErrEdited
 	}
 	return nil
 }
 
-// mac binds the key id and the purpose into the sum, so that a seal is
-// valid for nothing else.
-func mac(id string, key, canonical []byte) []byte {
+// mac binds the purpose, the key id and the owner into the sum, so that a
+// seal is valid for nothing else. The owner goes in with its length, so
+// that no owner and value can pass for another pair.
+func mac(id string, key []byte, owner string, canonical []byte) []byte {
 	h := hmac.New(sha256.New, key)
-	h.Write([]byte("toolcall sealed state v1\x00" + id + "\x00"))
+	h.Write([]byte("toolcall sealed state v2\x00" + id + "\x00" + strconv.Itoa(len(owner)) + ":" + owner))
 	h.Write(canonical)
 	return h.Sum(nil)
 }
