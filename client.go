@@ -198,6 +198,14 @@ func (p *Prompt) Model(name string) *Prompt { p.model = name; return p }
 //
 // The Response records the whole resumed round, the calls done before the
 // pause included (they do not run again), then the rounds after it.
+//
+// Once the checks passed, p is spent, also when a model request after the
+// resumed round fails: resuming it again is ErrAlreadyResumed (or, with
+// [AllowReplays], runs the calls again). The Response returned with such
+// an error holds what is needed to go on, the history with the round's
+// results and the session state:
+//
+//	resp, err = client.Prompt().Messages(resp.History...).State(resp.State).Call(ctx)
 func (p *Prompt) Resume(paused *Paused, decisions map[string]Decision) *Prompt {
 	p.paused, p.decided = paused, decisions
 	return p

@@ -632,3 +632,79 @@ func TestIdempotencyKey(t *testing.T) {
 	}
 	assert.Equal(t, []string{"look:", p.ID + "/p1", p.ID + "/p1"}, keys)
 }
+
+// downFirst fails its first request, as a model server down for a moment,
+// then answers as m.
+type downFirst struct {
+	mu   sync.Mutex
+	sent int
+	m    chat.Model
+}
+
+var errDown = errors.New("model server down")
+
+func (d *downFirst) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
+	d.mu.Lock()
+	d.sent++
+	first := d.sent == 1
+	d.mu.Unlock()
+	if first {
+		return nil, errDown
+	}
+	return d.m.Chat(ctx, req)
+}
+
+// TestResumeGoesOnAfterAFailedModelRequest: the approved calls of a
+// resume ran and the model request after them failed. The claimed state
+// cannot run again, and the Response returned with the error holds what
+// is needed to go on, through Call or Stream: the history with the
+// round's results and the session state. Going on runs nothing again.
+func TestResumeGoesOnAfterAFailedModelRequest(t *testing.T) {
+	t.Parallel()
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
+			t.Parallel()
+			var l ledger
+			claimed := map[string]bool{}
+			var mu sync.Mutex
+			claim := toolcall.WithResumeClaim(func(_ context.Context, id string) error {
+				mu.Lock()
+				defer mu.Unlock()
+				if claimed[id] {
+					return toolcall.ErrAlreadyResumed
+				}
+				claimed[id] = true
+				return nil
+			})
+			_, stored := pauseTransfer(t, &l)
+			model := &downFirst{m: tt.NewModel(tt.Text("sent 10 to ana"))}
+			client := toolcall.NewClient(model, toolcall.WithTools(bankTools(&l)), claim)
+			prompt := client.Prompt().Resume(decode(t, stored), allowT1)
+			var resp *toolcall.Response
+			var err error
+			if stream {
+				for ev, e := range prompt.Stream(context.Background()) {
+					if e != nil {
+						resp, err = ev.Response, e
+					}
+				}
+			} else {
+				resp, err = prompt.Call(context.Background())
+			}
+			require.ErrorIs(t, err, errDown)
+			require.NotNil(t, resp)
+			assert.Equal(t, 1, l.get()["t1"])
+			last := resp.History[len(resp.History)-1]
+			assert.Equal(t, "t1", last.ToolCallID, "the history ends with the round's results")
+			assert.Equal(t, map[string]any{"payee": "ana-id-7"}, resp.State)
+
+			_, err = client.Prompt().Resume(decode(t, stored), allowT1).Call(context.Background())
+			require.ErrorIs(t, err, toolcall.ErrAlreadyResumed)
+
+			resp, err = client.Prompt().Messages(resp.History...).State(resp.State).Call(context.Background())
+			require.NoError(t, err)
+			assert.Equal(t, "sent 10 to ana", resp.Content())
+			assert.Equal(t, 1, l.get()["t1"], "the approved call ran once")
+		})
+	}
+}

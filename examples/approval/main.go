@@ -18,7 +18,9 @@
 // one, deny one with a reason the model is told, and approve one with a
 // lower amount (edited arguments are checked against the schema again).
 // Nothing runs twice, and the model is asked again only when every call has
-// its decision.
+// its decision. The model server is down for the first request after the
+// transfers ran: the claimed state cannot run again, and the Response
+// returned with the error holds the history and state to go on from.
 //
 // Part 2: a live approver (toolcall.WithApprover) decides each call as it
 // comes: it allows tools that change nothing (Metadata.ReadOnly), refuses
@@ -229,7 +231,8 @@ func resumeElsewhere(tools []toolcall.Tool, stored []byte) error {
 		toolcalltest.Text("I sent 50 EUR to Ana and 200 EUR to Cy, as you lowered that transfer. "+
 			"I did not pay Bo: Bo is not a known payee. Your balance is now 750 EUR."),
 	)
-	client := toolcall.NewClient(model, toolcall.WithTools(tools), sealing, claims)
+	// The model server is down for the first request after the transfers.
+	client := toolcall.NewClient(&downOnce{Model: model}, toolcall.WithTools(tools), sealing, claims)
 
 	// Someone with write access to the store raises Ana's amount: the seal
 	// no longer matches, and nothing runs.
@@ -244,7 +247,15 @@ func resumeElsewhere(tools []toolcall.Tool, stored []byte) error {
 
 	resp, err := client.Prompt().Owner(account).Resume(&paused, decisions).Call(context.Background())
 	if err != nil {
-		return err
+		// The approved transfers ran, and the state is claimed: the
+		// Response holds their results, to go on from without running
+		// them again.
+		fmt.Println("the resumed call failed after its transfers:", err)
+		report(resp.Executions, paused.Done...)
+		resp, err = client.Prompt().Messages(resp.History...).State(resp.State).Call(context.Background())
+		if err != nil {
+			return err
+		}
 	}
 	// The stored JSON given back once more, say by a form sent twice: the
 	// claim refuses it, and nothing runs again.
@@ -269,6 +280,20 @@ func resumeElsewhere(tools []toolcall.Tool, stored []byte) error {
 		}
 	}
 	return toolcalltest.CheckHistory(resp.History)
+}
+
+// downOnce fails its first request, as a model server down for a moment.
+type downOnce struct {
+	chat.Model
+	failed bool
+}
+
+func (d *downOnce) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
+	if !d.failed {
+		d.failed = true
+		return nil, errors.New("model server unavailable")
+	}
+	return d.Model.Chat(ctx, req)
 }
 
 // liveApprover decides each call as it comes.
