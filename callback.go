@@ -34,6 +34,8 @@ import (
 //   - approval: "true" makes each call wait for a decision (see
 //     [WithNeedsApproval]).
 //   - timeout: a duration such as "2s" bounding each call (see [WithTimeout]).
+//   - hints: what a call does, as a comma-separated list of readOnly,
+//     destructive, idempotent and openWorld (see [WithHints]).
 //   - converter: the name of a method of the same type with signature
 //     func(any) (string, error) that converts the result.
 //   - params: names for a method with several parameters, in order,
@@ -137,7 +139,7 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 	if err != nil {
 		return nil, fail(ErrInvalidTool, err)
 	}
-	cfg := toolConfig{name: spec.Name, description: spec.Description, returnDirect: spec.ReturnDirect, strict: spec.Strict, approval: spec.Approval, timeout: spec.Timeout}
+	cfg := toolConfig{name: spec.Name, description: spec.Description, returnDirect: spec.ReturnDirect, strict: spec.Strict, approval: spec.Approval, timeout: spec.Timeout, hints: spec.Hints}
 	if cfg.name == "" {
 		cfg.name = spec.Method
 	}
@@ -202,6 +204,25 @@ func finishConfig(core *toolCore, cfg *toolConfig, ts *argtype.Type) error {
 	}
 	core.def = chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
 	core.meta = Metadata{ReturnDirect: cfg.returnDirect, Timeout: cfg.timeout, NeedsApproval: cfg.approval}
+	for _, h := range cfg.hints {
+		var set *bool
+		switch h {
+		case "readOnly":
+			set = &core.meta.ReadOnly
+		case "destructive":
+			set = &core.meta.Destructive
+		case "idempotent":
+			set = &core.meta.Idempotent
+		case "openWorld":
+			set = &core.meta.OpenWorld
+		default:
+			return &DefinitionError{Method: cfg.name, Err: fmt.Errorf("%w: unknown hint %q: the hints are readOnly, destructive, idempotent and openWorld", ErrInvalidTool, h)}
+		}
+		*set = true
+	}
+	if core.meta.ReadOnly && core.meta.Destructive {
+		return &DefinitionError{Method: cfg.name, Err: fmt.Errorf("%w: hints readOnly and destructive contradict each other", ErrInvalidTool)}
+	}
 	return nil
 }
 

@@ -26,6 +26,7 @@ type toolConfig struct {
 	converter         func(any) (string, error)
 	params            []signature.Param
 	timeout           time.Duration
+	hints             []string
 }
 
 type toolOptionFunc func(*toolConfig)
@@ -68,6 +69,16 @@ func WithTimeout(d time.Duration) ToolOption {
 // approval:"true" does the same.
 func WithNeedsApproval(required bool) ToolOption {
 	return toolOptionFunc(func(c *toolConfig) { c.approval = required })
+}
+
+// WithHints says what a call of the tool does, by the names of
+// [Metadata]'s hints: "readOnly", "destructive", "idempotent", "openWorld".
+// Approvers read them ([WithApprover]), and so does temporaltoolcall,
+// which runs a failed call again only when it is read-only or idempotent.
+// The method tag hints:"readOnly,idempotent" does the same. Another name
+// is an error when the tool is built, never ignored.
+func WithHints(names ...string) ToolOption {
+	return toolOptionFunc(func(c *toolConfig) { c.hints = append(c.hints, names...) })
 }
 
 // WithStrict sends the tool in its strict schema variant and checks its

@@ -203,12 +203,14 @@ func PositionalStruct(ft reflect.Type, idx []int, params []Param) (reflect.Type,
 // A MethodTag is what the tag of a toolcall.Method field says.
 type MethodTag struct {
 	Method, Name, Description, Params, Converter string
+	// Hints are the names the hints key lists, as written.
+	Hints []string
 	ReturnDirect, Strict, Approval               bool
 	Timeout                                      time.Duration
 }
 
 // methodTagKeys are the keys a toolcall.Method field's tag may have.
-var methodTagKeys = []string{"tool", "name", "description", "returnDirect", "strict", "approval", "timeout", "converter", "params"}
+var methodTagKeys = []string{"tool", "name", "description", "returnDirect", "strict", "approval", "timeout", "converter", "params", "hints"}
 
 // ReadMethodTag reads the tag of a toolcall.Method field. An unknown key
 // (a misspelling would otherwise drop a setting) and a malformed value are
@@ -233,6 +235,11 @@ func ReadMethodTag(tag reflect.StructTag) (MethodTag, error) {
 			if *b.dst, err = strconv.ParseBool(s); err != nil {
 				return m, fmt.Errorf("tag %s:%q is not a boolean", b.key, s)
 			}
+		}
+	}
+	if s, ok := tag.Lookup("hints"); ok {
+		for h := range strings.SplitSeq(s, ",") {
+			m.Hints = append(m.Hints, strings.TrimSpace(h))
 		}
 	}
 	if s, ok := tag.Lookup("timeout"); ok {
