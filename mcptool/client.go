@@ -27,7 +27,8 @@ import (
 // session already connected), and the rest as needed.
 type Remote struct {
 	// Name names the server in errors; by default its command, or its
-	// URL's scheme, host and path.
+	// URL's scheme and host (the path may hold a token). Give a name to
+	// tell apart servers on one host.
 	Name string
 
 	// Command starts the server as a subprocess spoken to over stdio, with
@@ -51,7 +52,8 @@ type Remote struct {
 	// request to the URL's origin (scheme, host and port) and to no other:
 	// a redirect elsewhere carries none of it. Credentials in the URL (user
 	// and password, query) are sent to the endpoint alone and shown
-	// nowhere: the server is named by the URL's scheme, host and path.
+	// nowhere, and so is the path, which hosted servers often make a
+	// credential: the server is named by the URL's scheme and host.
 	URL        string
 	Header     http.Header
 	HTTPClient *http.Client
@@ -538,9 +540,9 @@ func (c *Client) transport() (mcp.Transport, *exec.Cmd, error) {
 		}
 		copied := *hc
 		copied.Transport = &httpTransport{base: base, header: c.srv.Header, endpoint: c.endpoint, origin: origin(c.endpoint)}
-		// The go-sdk knows the endpoint without its credentials, so that
-		// none of its errors (nor net/http's) can show them.
-		return &mcp.StreamableClientTransport{Endpoint: public(c.endpoint), HTTPClient: &copied}, nil, nil
+		// The go-sdk knows the endpoint without its credentials or its
+		// path, so that none of its errors (nor net/http's) can show them.
+		return &mcp.StreamableClientTransport{Endpoint: masked(c.endpoint), HTTPClient: &copied}, nil, nil
 	}
 	t, err := c.srv.Transport()
 	if err != nil {

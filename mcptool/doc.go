@@ -32,9 +32,10 @@
 //     USERNAME and USERPROFILE), leaving out values that start with "()"
 //     (shell functions), then [Remote].Env. The host's API keys stay
 //     with the host unless [Remote].InheritEnv says otherwise.
-//   - Credentials in a server's URL (user and password, query) go to
-//     that endpoint alone and appear in no error, tool result or hook:
-//     a server is named by its URL's scheme, host and path. [Remote].Header
+//   - Credentials in a server's URL (user and password, path, query) go
+//     to that endpoint alone and appear in no error, tool result or hook:
+//     a server is named by its URL's scheme and host, or by
+//     [Remote].Name. [Remote].Header
 //     goes only to the URL's origin; a redirect to another origin carries
 //     none of it (net/http itself would forward, say, X-Api-Key). A 401
 //     says to set the credentials in [Remote].Header.

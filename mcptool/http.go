@@ -30,13 +30,29 @@ func parseEndpoint(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// public is the URL that names a server: scheme, host and path, without
-// the user, password and query, which may be credentials.
+// public is the URL that names a server: scheme and host, without the
+// user, password, path and query, any of which may be a credential
+// (hosted servers often put a token in the path).
 func public(u *url.URL) string {
 	if u == nil {
 		return ""
 	}
-	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}).String()
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
+}
+
+// hiddenPath stands for the endpoint's path in the URL the go-sdk and
+// net/http know, so that none of their errors shows the real one; the
+// transport puts the real path back on the way out.
+const hiddenPath = "/path-hidden"
+
+// masked is the endpoint as the go-sdk knows it: scheme, host and, when
+// the endpoint has a path, hiddenPath.
+func masked(u *url.URL) string {
+	m := &url.URL{Scheme: u.Scheme, Host: u.Host}
+	if u.Path != "" && u.Path != "/" {
+		m.Path = hiddenPath
+	}
+	return m.String()
 }
 
 // origin is a URL's scheme, host and port, the port spelled out.
@@ -87,8 +103,15 @@ func (t *httpTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			pass, _ := u.Password()
 			r.SetBasicAuth(u.Username(), pass)
 		}
-		if r.URL.Path == t.endpoint.Path && r.URL.RawQuery == "" {
-			r.URL.RawQuery = t.endpoint.RawQuery
+		if r.URL.Path == hiddenPath || r.URL.Path == t.endpoint.Path {
+			// A copy of the URL: the caller's keeps the masked path, which
+			// is what net/http's errors quote.
+			u := *r.URL
+			u.Path, u.RawPath = t.endpoint.Path, t.endpoint.RawPath
+			if u.RawQuery == "" {
+				u.RawQuery = t.endpoint.RawQuery
+			}
+			r.URL = &u
 		}
 	}
 	resp, err := t.base.RoundTrip(r)

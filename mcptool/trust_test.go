@@ -72,12 +72,12 @@ func (l *record[T]) all() []T {
 // TestURLCredentialsReachNoErrorNorTheModel: the user, password and query
 // of a server's URL are sent to it, but neither the errors of Connect nor
 // a failed call (its result, its error, the hooks, the next model
-// request, OnError) show them: the server is named by scheme, host and
-// path. The call fails at the transport, where net/http's error holds the
+// request, OnError) show them, nor the path, which hosted servers make a
+// token: the server is named by scheme and host. The call fails at the transport, where net/http's error holds the
 // request's URL.
 func TestURLCredentialsReachNoErrorNorTheModel(t *testing.T) {
 	t.Parallel()
-	secrets := []string{"sk-url-secret", "pw-secret", "frag-secret"}
+	secrets := []string{"sk-url-secret", "pw-secret", "frag-secret", "path-secret"}
 	h := sdkHandler(t)
 	var keys, users record[string]
 	var broken atomic.Bool
@@ -89,6 +89,10 @@ func TestURLCredentialsReachNoErrorNorTheModel(t *testing.T) {
 			}
 			return
 		}
+		if r.URL.Path != "/t/path-secret/mcp" {
+			http.NotFound(w, r)
+			return
+		}
 		keys.add(r.URL.Query().Get("api_key"))
 		user, pass, _ := r.BasicAuth()
 		users.add(user + ":" + pass)
@@ -96,8 +100,8 @@ func TestURLCredentialsReachNoErrorNorTheModel(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	host := strings.TrimPrefix(srv.URL, "http://")
-	raw := "http://bob:pw-secret@" + host + "/mcp?api_key=sk-url-secret#frag-secret"
-	name := "http://" + host + "/mcp"
+	raw := "http://bob:pw-secret@" + host + "/t/path-secret/mcp?api_key=sk-url-secret#frag-secret"
+	name := "http://" + host
 
 	var reported record[string] // of the errors' texts
 	c := connect(t, mcptool.Remote{URL: raw, HTTPClient: ownConnections(t), OnError: func(err error) { reported.add(err.Error()) }})
