@@ -29,7 +29,7 @@ func approvalWorker(t *testing.T, runs *atomic.Int64, args *atomic.Value) *Worke
 		}
 		return text("result: " + lastTool(req)), nil
 	})
-	return &Worker{Model: model, Tools: []toolcall.Tool{transfer}}
+	return &Worker{Model: model, Tools: []toolcall.Tool{transfer}, DecisionKey: testDecisionKey}
 }
 
 type updateResult struct {
@@ -190,7 +190,7 @@ func TestLongRunningToolPauses(t *testing.T) {
 		}
 		return text(lastTool(req)), nil
 	})
-	env := newEnv(t, &Worker{Model: model, Tools: []toolcall.Tool{report}})
+	env := newEnv(t, &Worker{Model: model, Tools: []toolcall.Tool{report}, DecisionKey: testDecisionKey})
 	var u updateResult
 	var pending []toolcall.PendingCall
 	env.RegisterDelayedCallback(func() {

@@ -49,6 +49,18 @@
 // Workers may stop while calls wait; the decided call runs on whichever
 // worker is there then.
 //
+// Any workflow of the namespace can schedule ToolActivity on the task
+// queue with an input of its choosing, so a decision travels signed: the
+// workflow signs each decision its Update accepted with Worker.DecisionKey,
+// for that call of that run, and the tool activity runs a decided call
+// only with that signature, checked against the run that Temporal says
+// scheduled it. Give every worker of the task queue the same DecisionKey
+// (32 bytes or more, from your secret store); without one, a decided call
+// fails the conversation. The namespace remains the trust boundary: a
+// member who can send Updates decides waiting calls; no one can have a
+// call run with a decision the conversation did not accept, nor override
+// the worker's approver. See SECURITY.md.
+//
 // # What runs twice
 //
 // A completed activity never runs again: Temporal records its result. A

@@ -316,8 +316,9 @@ func engineWorker(runs string) *Worker {
 		return calls(chat.ToolCall{ID: fmt.Sprintf("c%d", a.N), Name: tool, Arguments: []byte(args)}), nil
 	})
 	return &Worker{
-		Model: model,
-		Tools: []toolcall.Tool{step, lookupTool, transfer},
+		Model:       model,
+		Tools:       []toolcall.Tool{step, lookupTool, transfer},
+		DecisionKey: testDecisionKey,
 		ToolContext: func(ctx context.Context, s Session) (toolcall.ToolContext, error) {
 			if s.Key != "tenant-7" {
 				return toolcall.ToolContext{}, fmt.Errorf("unknown tenant %q", s.Key)

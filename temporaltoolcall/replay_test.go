@@ -23,7 +23,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
-			r.RegisterWorkflowWithOptions(Conversation, workflow.RegisterOptions{Name: WorkflowName})
+			r.RegisterWorkflowWithOptions((&Worker{DecisionKey: testDecisionKey}).Conversation, workflow.RegisterOptions{Name: WorkflowName})
 			if err := r.ReplayWorkflowHistoryFromJSONFile(quietLogger(), f); err != nil {
 				t.Fatal(err)
 			}

@@ -34,6 +34,15 @@ type Worker struct {
 	// tool calls: the caller's secrets and data, on the worker's side.
 	// An error fails the conversation; the call does not run.
 	ToolContext func(ctx context.Context, s Session) (toolcall.ToolContext, error)
+	// DecisionKey signs the decisions a conversation accepted (UpdateDecide)
+	// for the calls that waited, and the tool activity runs a decided call
+	// only with a signature for its own workflow run: another workflow of
+	// the namespace cannot schedule ToolActivity with a decision of its
+	// own, nor override the worker's approver. At least 32 bytes (say,
+	// from crypto/rand), the same on every worker of the task queue, and
+	// kept as secret as the model's API key. Without it, a call that waits
+	// for a decision fails the conversation when it is decided.
+	DecisionKey []byte
 }
 
 // A Session identifies the conversation a tool call belongs to, for the
@@ -56,7 +65,10 @@ func (w *Worker) Register(r worker.Registry) error {
 	if _, err := w.manager(nil).Definitions(w.Tools); err != nil {
 		return fmt.Errorf("temporaltoolcall: %w", err)
 	}
-	r.RegisterWorkflowWithOptions(Conversation, workflow.RegisterOptions{Name: WorkflowName})
+	if _, err := w.decisionKeys(); err != nil {
+		return err
+	}
+	r.RegisterWorkflowWithOptions(w.Conversation, workflow.RegisterOptions{Name: WorkflowName})
 	r.RegisterActivityWithOptions(w.model, activity.RegisterOptions{Name: ModelActivity})
 	r.RegisterActivityWithOptions(w.tool, activity.RegisterOptions{Name: ToolActivity})
 	return nil
@@ -250,6 +262,19 @@ func (w *Worker) tool(ctx context.Context, in toolRequest) (*toolOutcome, error)
 			return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("temporaltoolcall: the worker's tool context: %v", err), typeTool, nil)
 		}
 		tc = tc.Merge(secrets) // the worker's values win over the state's
+	}
+	if len(in.Reply.ToolCalls) != 1 {
+		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("temporaltoolcall: a tool activity runs one call, and was given %d", len(in.Reply.ToolCalls)), typeInput, nil)
+	}
+	if in.Decision != nil {
+		keys, err := w.decisionKeys()
+		if err == nil {
+			info := activity.GetInfo(ctx).WorkflowExecution
+			err = checkSignedDecision(keys, info.ID, info.RunID, in.Reply.ToolCalls[0], *in.Decision, in.DecisionSeal)
+		}
+		if err != nil {
+			return nil, temporal.NewNonRetryableApplicationError(err.Error(), typeInput, nil)
+		}
 	}
 	ctx = toolcall.ContextWithToolContext(ctx, tc)
 	resp, err := w.manager(in.Decision).Execute(ctx, tools, &chat.Request{Messages: in.History}, &chat.Response{Message: in.Reply})

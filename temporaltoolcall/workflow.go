@@ -13,6 +13,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/decision"
 	"github.com/toolcall-go/toolcall/internal/modelcall"
+	"github.com/toolcall-go/toolcall/internal/seal"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -131,9 +132,12 @@ type toolRequest struct {
 	History  []chat.Message     `json:"history"` // before the reply
 	Reply    chat.Message       `json:"reply"`   // the reply, with only this call
 	Decision *toolcall.Decision `json:"decision,omitempty"`
-	State    map[string]any     `json:"state,omitempty"`
-	Key      string             `json:"key,omitempty"`
-	MaxBytes int                `json:"max_bytes"`
+	// DecisionSeal signs Decision for this call of this workflow run
+	// (see signDecision).
+	DecisionSeal string         `json:"decision_seal,omitempty"`
+	State        map[string]any `json:"state,omitempty"`
+	Key          string         `json:"key,omitempty"`
+	MaxBytes     int            `json:"max_bytes"`
 }
 
 // toolOutcome is the tool activity's result.
@@ -176,17 +180,23 @@ type conversation struct {
 	in      Input
 	resp    *toolcall.Response
 	waiting []*waiting
+	keys    *seal.Keys // the worker's DecisionKey; nil when it has none
 }
 
-// Conversation is the workflow: it runs one conversation as Prompt.Call
-// does, each model request and each tool call an activity. See the package
-// documentation.
-func Conversation(ctx workflow.Context, in Input) (*toolcall.Response, error) {
-	c := &conversation{ctx: ctx, in: in, resp: &toolcall.Response{}}
+// Conversation is the workflow, which Register registers as WorkflowName:
+// it runs one conversation as Prompt.Call does, each model request and
+// each tool call an activity, and signs the decisions it accepts with the
+// worker's DecisionKey. See the package documentation.
+func (w *Worker) Conversation(ctx workflow.Context, in Input) (*toolcall.Response, error) {
+	keys, err := w.decisionKeys()
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), typeInput, nil)
+	}
+	c := &conversation{ctx: ctx, in: in, resp: &toolcall.Response{}, keys: keys}
 	if err := workflow.SetQueryHandler(ctx, QueryPending, c.pending); err != nil {
 		return nil, err
 	}
-	err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateDecide, c.decide,
+	err = workflow.SetUpdateHandlerWithOptions(ctx, UpdateDecide, c.decide,
 		workflow.UpdateHandlerOptions{Validator: c.validate})
 	if err != nil {
 		return nil, err
@@ -508,6 +518,16 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 			one.ToolCalls = []chat.ToolCall{calls[j.index]}
 			req := toolRequest{Tools: c.in.Tools, History: hist, Reply: one, Decision: j.decision,
 				State: state, Key: c.in.Key, MaxBytes: c.maxPayload()}
+			if j.decision != nil {
+				// Only decisions this code accepted, for calls that waited,
+				// are signed: the tool activity runs no other.
+				info := workflow.GetInfo(c.ctx).WorkflowExecution
+				s, err := signDecision(c.keys, info.ID, info.RunID, calls[j.index], *j.decision)
+				if err != nil {
+					return nil, err
+				}
+				req.DecisionSeal = s
+			}
 			if err := c.fits(fmt.Sprintf("the tool call %q of round %d", calls[j.index].ID, round), req); err != nil {
 				return nil, err
 			}

@@ -203,6 +203,9 @@ var scenarios = []scenario{
 	},
 }
 
+// testDecisionKey signs the decisions of the tests' workers.
+var testDecisionKey = []byte("test-decision-key-of-32-bytes-at-least")
+
 // newEnv returns a test environment with w registered.
 func newEnv(t *testing.T, w *Worker) *testsuite.TestWorkflowEnvironment {
 	t.Helper()

@@ -57,6 +57,11 @@ func main() {
 	tw := &temporaltoolcall.Worker{
 		Model: model,
 		Tools: []toolcall.Tool{weather, book},
+		// Signs the approvals the conversation accepts, so that no other
+		// workflow of the namespace can approve a booking. Every worker of
+		// the task queue has the same key, from your secret store; this
+		// example's is fixed, so that any worker you start takes over.
+		DecisionKey: []byte("example-decision-key-use-a-secret-one"),
 		// The secrets of a tenant, looked up on the worker's side.
 		ToolContext: func(ctx context.Context, s temporaltoolcall.Session) (toolcall.ToolContext, error) {
 			return toolcall.NewToolContext(map[string]any{"api_key": "key-of-" + s.Key}), nil
