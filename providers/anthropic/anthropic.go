@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -39,8 +40,12 @@ const DefaultMaxTokens = 4096
 type Config struct {
 	// BaseURL is the server's root, e.g. "http://localhost:11434" for
 	// Ollama or "http://localhost:8080" for llama-server. Requests go to
-	// BaseURL + "/v1/messages" (a BaseURL that already ends in /v1 is
-	// taken as is). Empty means $ANTHROPIC_BASE_URL, read by [New], else
+	// BaseURL + "/v1/messages". A BaseURL that already ends in /v1 or
+	// /v1/messages is taken as meant, that ending left out; one that ends
+	// in another API's path (/chat/completions, /completions, /responses,
+	// /api/chat), or has a query, is refused by the first request, with
+	// an error wrapping [chat.ErrBadRequest] that says what to set.
+	// Empty means $ANTHROPIC_BASE_URL, read by [New], else
 	// [DefaultBaseURL].
 	BaseURL string
 	// APIKey is sent in the x-api-key header. Empty means
@@ -80,11 +85,12 @@ type Config struct {
 	// negative value, turns retries off.
 	MaxRetries int
 	// MaxResponseBytes bounds a reply: the body of a reply that is not
-	// streamed, and the text, thinking and tool-call arguments a stream
-	// assembles. A larger reply ends the call with an error that wraps
-	// [chat.ErrBadResponse] and names the limit. 0 means 32 MiB; a
-	// negative value removes the limit. Each line of a stream is bounded
-	// to 16 MiB whatever this limit.
+	// streamed, and everything a stream assembles (text, thinking,
+	// signatures, tool-call arguments, blocks received whole); each
+	// content block also counts 256 bytes. A larger reply ends the call
+	// with an error that wraps [chat.ErrBadResponse] and names the limit.
+	// 0 means 32 MiB; a negative value removes the limit. Each line of a
+	// stream is bounded to 16 MiB whatever this limit.
 	MaxResponseBytes int
 }
 
@@ -111,6 +117,9 @@ type Model struct {
 	maxTokens int
 	thinking  json.RawMessage
 	caching   bool
+	// baseProblem says why the BaseURL cannot be a server's root, or is
+	// empty; New reports nothing, so the first request does.
+	baseProblem string
 }
 
 var (
@@ -123,7 +132,7 @@ var (
 // unreachable server, a bad key or an unknown model is reported by the
 // first request.
 func New(cfg Config) *Model {
-	base := strings.TrimSuffix(strings.TrimRight(httpline.Setting(cfg.BaseURL, "ANTHROPIC_BASE_URL", DefaultBaseURL), "/"), "/v1")
+	base, problem := serverRoot(httpline.Setting(cfg.BaseURL, "ANTHROPIC_BASE_URL", DefaultBaseURL))
 	key := httpline.Setting(cfg.APIKey, "ANTHROPIC_API_KEY", "")
 	version := strings.TrimSpace(cfg.Version)
 	if version == "" {
@@ -145,6 +154,8 @@ func New(cfg Config) *Model {
 		maxTokens: maxTokens,
 		thinking:  bytes.Clone(cfg.Thinking),
 		caching:   cfg.PromptCaching,
+
+		baseProblem: problem,
 	}
 	m.endpoint = httpline.Endpoint{
 		Provider:    providerName,
@@ -159,6 +170,31 @@ func New(cfg Config) *Model {
 		Unreachable: "cannot connect to " + base + "; is the server running?",
 	}
 	return m
+}
+
+// otherAPIPaths end the URLs of other APIs, which a BaseURL copied from
+// another provider's settings may still have.
+var otherAPIPaths = []string{"/chat/completions", "/completions", "/responses", "/api/chat"}
+
+// serverRoot returns the server's root that a BaseURL stands for: the
+// Messages API's path, or its /v1, left out. problem says why base cannot
+// be a root, or is empty.
+func serverRoot(base string) (root, problem string) {
+	if strings.ContainsAny(base, "?#") {
+		return base, fmt.Sprintf("BaseURL %q has a query or fragment, which the path /v1/messages cannot follow; set Config.BaseURL (or ANTHROPIC_BASE_URL) to the server's root, such as %s", base, DefaultBaseURL)
+	}
+	root = strings.TrimRight(base, "/")
+	for _, suffix := range []string{"/v1/messages", "/v1"} {
+		if strings.HasSuffix(root, suffix) {
+			return strings.TrimSuffix(root, suffix), ""
+		}
+	}
+	for _, p := range otherAPIPaths {
+		if strings.HasSuffix(root, p) {
+			return root, fmt.Sprintf("BaseURL %q ends in %s, the path of another API; set Config.BaseURL (or ANTHROPIC_BASE_URL) to the server's root, such as %s, to which this package adds /v1/messages", base, p, DefaultBaseURL)
+		}
+	}
+	return root, ""
 }
 
 // String describes the model without its API key, so that logging a Model
@@ -196,6 +232,11 @@ func (m *Model) reply(ctx context.Context, r *httpline.Reply) (*chat.Response, e
 	}
 	if wr.Type != "message" && wr.Type != "" {
 		return nil, r.BadResponse("response is of type " + quote(wr.Type) + ", not a message")
+	}
+	// Each block costs more kept than read: a reply of many tiny blocks
+	// counts that against the limit too.
+	if limit := r.Limit(); limit >= 0 && int64(len(data))+int64(len(wr.Content))*blockCost > limit {
+		return nil, r.TooLarge(fmt.Sprintf("reply of %d content blocks", len(wr.Content)))
 	}
 	a := assembler{model: wr.Model, stop: wr.StopReason, usage: wr.Usage}
 	for _, raw := range wr.Content {

@@ -9,8 +9,13 @@
 // The key, from Config.APIKey or else ANTHROPIC_API_KEY, is sent in the
 // x-api-key header, which the API, Ollama and llama-server all read; with
 // no key none is sent. The server is Config.BaseURL, else
-// ANTHROPIC_BASE_URL, else https://api.anthropic.com. For a local server,
-// give its root and the API version it speaks:
+// ANTHROPIC_BASE_URL, else https://api.anthropic.com: its root, to which
+// the package adds /v1/messages (where other providers want a URL ending
+// in /v1). A BaseURL ending in /v1 or /v1/messages is taken as meant; one
+// ending in another API's path (/chat/completions, /completions,
+// /responses, /api/chat), or with a query, is refused by the first
+// request, which says what to set. For a local server, give its root and
+// the API version it speaks:
 //
 //	anthropic.New(anthropic.Config{BaseURL: "http://localhost:11434", Model: "qwen3", Version: anthropic.Version20230601})
 //
@@ -79,6 +84,12 @@
 // calls. Reasoning without ProviderData, such as another provider's,
 // cannot be sent back, for want of a signature, and is not sent.
 //
+// A text block that is empty or only white space is never sent back: the
+// API refuses it ("text content blocks must contain non-whitespace
+// text"), and models write such blocks (claude-opus-4-6 a "\n\n" before
+// its thinking block, others before a call). Message.Content keeps their
+// text, as the reply had it.
+//
 // # Responses
 //
 // The reply's text blocks are joined into Message.Content and its
@@ -102,6 +113,8 @@
 // the prompt cache, so PromptTokens is input_tokens +
 // cache_read_input_tokens + cache_creation_input_tokens, and the two cache
 // counts are also in CacheReadTokens and CacheWriteTokens.
+// output_tokens_details.thinking_tokens, part of output_tokens, is
+// ReasoningTokens.
 //
 // # Streaming
 //
@@ -131,20 +144,23 @@
 // when the server gave one, RequestID from the request-id header (or the
 // error body's request_id), except [chat.ErrStreamStopped]. The error's
 // type gives its sentinel: invalid_request_error and request_too_large
-// [chat.ErrBadRequest]; authentication_error, permission_error and
-// billing_error [chat.ErrUnauthorized]; not_found_error
-// [chat.ErrModelNotFound]; rate_limit_error [chat.ErrRateLimited];
-// api_error, timeout_error and overloaded_error [chat.ErrServer]. A type
-// the API adds later goes by its status: 401 and 403 unauthorized, 404
-// model not found, 429 rate limited, 5xx server, other 4xx bad request. A
-// 404 without an error message (a web server's page) is a wrong BaseURL
-// and wraps [chat.ErrBadRequest]. A model that takes no tools ("... does
-// not support tools") wraps [chat.ErrToolsNotSupported]. An error body with
-// status 200 and a stream's error event end the call the same way (an
-// unknown type there is a server error). Requests that cannot be built
-// wrap [chat.ErrBadRequest] and are not sent. A body that is not the
-// format expected wraps [chat.ErrBadResponse]; a cancelled context ends a
-// call promptly, and the error wraps ctx.Err().
+// [chat.ErrBadRequest]; authentication_error and permission_error
+// [chat.ErrUnauthorized]; billing_error, and a 400 that says the credit
+// balance is too low, [chat.ErrQuotaExceeded], never retried;
+// not_found_error [chat.ErrModelNotFound]; rate_limit_error
+// [chat.ErrRateLimited]; api_error, timeout_error and overloaded_error
+// [chat.ErrServer]. A type the API adds later goes by its status: 401 and
+// 403 unauthorized, 404 model not found, 429 rate limited, 5xx server,
+// other 4xx bad request. A 404 is a missing model only when its message
+// names one, as the API's does ("model: claude-x"); one that names none
+// (the API's "Not Found" for a wrong path, a web server's page) is a
+// wrong BaseURL and wraps [chat.ErrBadRequest]. A model that takes no
+// tools ("... does not support tools") wraps [chat.ErrToolsNotSupported].
+// An error body with status 200 and a stream's error event end the call
+// the same way (an unknown type there is a server error). Requests that
+// cannot be built wrap [chat.ErrBadRequest] and are not sent. A body that
+// is not the format expected wraps [chat.ErrBadResponse]; a cancelled
+// context ends a call promptly, and the error wraps ctx.Err().
 //
 // Each error and each reply says how many requests the call made, retries
 // included: [chat.ProviderError].Attempts and [chat.Response].Attempts.
@@ -169,9 +185,28 @@
 // With Config.HTTPClient nil, requests go through the client shared by
 // all providers of this module, which keeps up to 100 idle connections per
 // server. A reply is bounded by Config.MaxResponseBytes, 32 MiB by
-// default: a larger body, or a stream whose text, thinking and arguments
-// pass the limit, ends the call with an error wrapping
-// [chat.ErrBadResponse] that names the limit.
+// default: a larger body, or a stream whose text, thinking, signatures,
+// arguments and blocks received whole pass the limit, ends the call with
+// an error wrapping [chat.ErrBadResponse] that names the limit. Each
+// content block also counts 256 bytes, about what is kept for it, so that
+// a reply of very many tiny blocks or calls is bounded too.
+//
+// # Tested against
+//
+// The tests replay recordings of three servers: llama.cpp's llama-server
+// and Ollama (testdata/llamacpp, testdata/ollama) and Anthropic's API
+// itself (testdata/cloud/anthropic-messages, recorded by pydantic-ai's
+// test suite; testdata/cloud/README.md lists them). Every cloud
+// conversation is replayed whole: each next request is built from this
+// package's own reply and must be the request the API accepted. What the
+// recordings show a client must survive, besides what is said above:
+// stream events padded with spaces before their closing brace and pings
+// between and inside blocks; a signature that comes whole in one
+// signature_delta; redacted_thinking blocks that arrive whole in
+// content_block_start, two in a row; a tool_use start with "input":{} and
+// a first fragment ""; fields to ignore ("caller" on tool_use,
+// stop_details, stop_sequence, usage.cache_creation, inference_geo,
+// service_tier); an error's request id in its body only.
 //
 // # The official SDK
 //

@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ const apiName = "Messages API"
 var errorTypes = map[string]error{
 	"invalid_request_error": chat.ErrBadRequest,    // 400
 	"authentication_error":  chat.ErrUnauthorized,  // 401
-	"billing_error":         chat.ErrUnauthorized,  // 402: the account may not use the API
+	"billing_error":         chat.ErrQuotaExceeded, // 402: no credit left
 	"permission_error":      chat.ErrUnauthorized,  // 403
 	"not_found_error":       chat.ErrModelNotFound, // 404
 	"request_too_large":     chat.ErrBadRequest,    // 413
@@ -87,11 +88,17 @@ func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []b
 	switch {
 	case resp.StatusCode == http.StatusBadRequest && noToolPhrases.In(ae.Message):
 		pe.Err = chat.ErrToolsNotSupported
-	case resp.StatusCode == http.StatusNotFound && ae.Type != "not_found_error" && ae.Message == "":
-		// A web server's page, not the API's word on a model: the URL
-		// is wrong. The page is not quoted.
+	case noCreditPhrases.In(ae.Message):
+		pe.Err = chat.ErrQuotaExceeded
+	case errors.Is(pe.Err, chat.ErrModelNotFound) && !httpline.NamesModel(ae.Message):
+		// A 404 that names no model ("Not Found", or a web server's page,
+		// which is not quoted) is about the path: the URL is wrong.
 		pe.Err = chat.ErrBadRequest
-		pe.Message = "no /v1/messages at " + m.base
+		pe.Message = "no Messages API at " + m.endpoint.URL
+		if ae.Message != "" {
+			pe.Message += " (the server said " + quote(ae.Message) + ")"
+		}
+		pe.Message += "; Config.BaseURL is the server's root, such as " + DefaultBaseURL
 	}
 }
 
@@ -108,6 +115,8 @@ func inBandError(r *httpline.Reply, raw []byte) error {
 	switch {
 	case noToolPhrases.In(msg):
 		err = chat.ErrToolsNotSupported
+	case noCreditPhrases.In(msg):
+		err = chat.ErrQuotaExceeded
 	case err == nil:
 		err = chat.ErrServer
 	}
@@ -125,6 +134,12 @@ var noToolPhrases = wire.Phrases{
 	"does not support tool use",
 	"tool use is not supported",
 	"tools are not supported",
+}
+
+// noCreditPhrases are what the API says, with a 400
+// invalid_request_error, when the account has no credit left.
+var noCreditPhrases = wire.Phrases{
+	"credit balance is too low",
 }
 
 // quote quotes a server's word for an error message, cut to 64 bytes.

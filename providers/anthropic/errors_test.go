@@ -50,9 +50,8 @@ func TestErrorTypes(t *testing.T) {
 	}{
 		{"invalid_request_error", 400, chat.ErrBadRequest},
 		{"authentication_error", 401, chat.ErrUnauthorized},
-		{"billing_error", 402, chat.ErrUnauthorized},
+		{"billing_error", 402, chat.ErrQuotaExceeded},
 		{"permission_error", 403, chat.ErrUnauthorized},
-		{"not_found_error", 404, chat.ErrModelNotFound},
 		{"request_too_large", 413, chat.ErrBadRequest},
 		{"rate_limit_error", 429, chat.ErrRateLimited},
 		{"api_error", 500, chat.ErrServer},
@@ -65,6 +64,8 @@ func TestErrorTypes(t *testing.T) {
 		{"quota_error", 403, chat.ErrUnauthorized},
 		{"quota_error", 429, chat.ErrRateLimited},
 		{"quota_error", 503, chat.ErrServer},
+		// A 404 names a model (see TestNotFound).
+		{"quota_error", 404, chat.ErrModelNotFound},
 	} {
 		for _, stream := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/%d/stream=%v", tc.typ, tc.status, stream), func(t *testing.T) {
@@ -73,7 +74,11 @@ func TestErrorTypes(t *testing.T) {
 				if tc.status == 413 {
 					header = nil // the body's request_id then
 				}
-				srv, c := serve(t, status(tc.status, apiErrorBody(tc.typ, "it failed"), header...))
+				msg := "it failed"
+				if tc.status == 404 {
+					msg = "model: it failed"
+				}
+				srv, c := serve(t, status(tc.status, apiErrorBody(tc.typ, msg), header...))
 				m := newModel(srv, anthropic.Config{MaxRetries: anthropic.NoRetries})
 				var err error
 				if stream {
@@ -82,7 +87,7 @@ func TestErrorTypes(t *testing.T) {
 					_, err = m.Chat(context.Background(), hiRequest)
 				}
 				pe := checkProviderError(t, err, tc.want, tc.status, "tiny-toolcaller")
-				assert.Equal(t, "it failed", pe.Message)
+				assert.Equal(t, msg, pe.Message)
 				assert.Equal(t, 1, pe.Attempts)
 				if header != nil {
 					assert.Equal(t, "req_header", pe.RequestID)
@@ -242,4 +247,77 @@ func TestCancelled(t *testing.T) {
 	})
 	_, err := newModel(srv, anthropic.Config{}).Chat(ctx, hiRequest)
 	require.True(t, errors.Is(err, context.Canceled), "got %v", err)
+}
+
+// TestNoCredit: an account without credit is billing_error (HTTP 402), or
+// a 400 invalid_request_error that says the credit balance is too low;
+// both wrap ErrQuotaExceeded, not ErrUnauthorized nor ErrRateLimited, and
+// are not retried, for Chat and Stream, even in a stream's error event.
+func TestNoCredit(t *testing.T) {
+	t.Parallel()
+	const low = "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+	}{
+		{"billing_error", 402, apiErrorBody("billing_error", "This organization has no credit")},
+		{"credit balance too low", 400, apiErrorBody("invalid_request_error", low)},
+		{"in band", 200, apiErrorBody("invalid_request_error", low)},
+		// A status that is retried otherwise.
+		{"billing_error with 429", 429, apiErrorBody("billing_error", "This organization has no credit")},
+		{"credit balance too low with 503", 503, apiErrorBody("api_error", low)},
+	} {
+		for _, stream := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/stream=%v", tc.name, stream), func(t *testing.T) {
+				t.Parallel()
+				srv, c := serve(t, status(tc.status, tc.body))
+				m := newModel(srv, anthropic.Config{})
+				anthropic.SetRetryHooks(m, func(context.Context, time.Duration) error { return nil }, nil)
+				var err error
+				if stream {
+					_, err = m.Stream(context.Background(), hiRequest, nil)
+				} else {
+					_, err = m.Chat(context.Background(), hiRequest)
+				}
+				pe := checkProviderError(t, err, chat.ErrQuotaExceeded, tc.status, "tiny-toolcaller")
+				assert.NotErrorIs(t, err, chat.ErrUnauthorized)
+				assert.NotErrorIs(t, err, chat.ErrRateLimited)
+				assert.Equal(t, "req_body", pe.RequestID)
+				assert.Equal(t, 1, c.Count(), "not retried")
+			})
+		}
+	}
+}
+
+// TestNotFound: a 404 is a missing model only when its message names one,
+// as the API's does ("model: claude-sonet-4-5", recorded); a 404 that
+// names none, the API's "Not Found" for a wrong path or a web server's
+// page, means the URL is wrong: ErrBadRequest, saying what to set.
+func TestNotFound(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, body string
+		want       error
+		msg        string
+	}{
+		{"names the model", apiErrorBody("not_found_error", "model: claude-sonet-4-5"), chat.ErrModelNotFound, "model: claude-sonet-4-5"},
+		{"Ollama's", `{"type":"error","error":{"type":"not_found_error","message":"model 'nope' not found"}}`, chat.ErrModelNotFound, "model 'nope' not found"},
+		{"wrong path", apiErrorBody("not_found_error", "Not Found"), chat.ErrBadRequest, `(the server said "Not Found"); Config.BaseURL is the server's root, such as https://api.anthropic.com`},
+		{"web page", `<html><body>404 page not found</body></html>`, chat.ErrBadRequest, "; Config.BaseURL is the server's root, such as https://api.anthropic.com"},
+		{"empty", ``, chat.ErrBadRequest, "; Config.BaseURL is the server's root"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := serve(t, status(404, tc.body))
+			_, err := newModel(srv, anthropic.Config{}).Chat(context.Background(), hiRequest)
+			pe := checkProviderError(t, err, tc.want, 404, "tiny-toolcaller")
+			assert.Contains(t, pe.Message, tc.msg)
+			if tc.want == chat.ErrBadRequest {
+				assert.NotErrorIs(t, err, chat.ErrModelNotFound)
+				assert.Contains(t, pe.Message, "no Messages API at "+srv.URL+"/v1/messages")
+				assert.NotContains(t, pe.Message, "<html>")
+			}
+		})
+	}
 }

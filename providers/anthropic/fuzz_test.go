@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,17 +33,21 @@ func fuzzModel(ctype string, body []byte) *anthropic.Model {
 		MaxRetries: anthropic.NoRetries, MaxResponseBytes: 1 << 20})
 }
 
-// seedFuzz adds every recorded body whose name ends in suffix.
+// seedFuzz adds every recorded body whose name ends in suffix: those of
+// the local servers and of the cloud API (testdata/cloud).
 func seedFuzz(f *testing.F, suffix string) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*"+suffix))
-	if err != nil {
-		f.Fatal(err)
+	var files []string
+	for _, pattern := range []string{"*", "*/*", "cloud/*/*/*"} {
+		more, err := filepath.Glob(filepath.Join("testdata", pattern+suffix))
+		if err != nil {
+			f.Fatal(err)
+		}
+		files = append(files, more...)
 	}
-	more, err := filepath.Glob(filepath.Join("testdata", "*", "*"+suffix))
-	if err != nil {
-		f.Fatal(err)
+	if !slices.ContainsFunc(files, func(name string) bool { return strings.Contains(name, filepath.Join("cloud", "anthropic-messages")) }) {
+		f.Fatalf("no recording of the cloud API ends in %s", suffix)
 	}
-	for _, name := range append(files, more...) {
+	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

@@ -30,6 +30,9 @@ type wireUsage struct {
 	OutputTokens             *int `json:"output_tokens"`
 	CacheReadInputTokens     *int `json:"cache_read_input_tokens"`
 	CacheCreationInputTokens *int `json:"cache_creation_input_tokens"`
+	OutputTokensDetails      struct {
+		ThinkingTokens *int `json:"thinking_tokens"`
+	} `json:"output_tokens_details"`
 }
 
 // update sets the counts v carries.
@@ -39,6 +42,7 @@ func (u *wireUsage) update(v *wireUsage) {
 		{&u.OutputTokens, &v.OutputTokens},
 		{&u.CacheReadInputTokens, &v.CacheReadInputTokens},
 		{&u.CacheCreationInputTokens, &v.CacheCreationInputTokens},
+		{&u.OutputTokensDetails.ThinkingTokens, &v.OutputTokensDetails.ThinkingTokens},
 	} {
 		if *p.src != nil {
 			*p.dst = *p.src
@@ -47,7 +51,9 @@ func (u *wireUsage) update(v *wireUsage) {
 }
 
 // usage maps the counts: input_tokens leaves out the tokens read from and
-// written to the cache, which PromptTokens includes.
+// written to the cache, which PromptTokens includes; output_tokens
+// includes the thinking tokens, as CompletionTokens includes
+// ReasoningTokens.
 func (u *wireUsage) usage() chat.Usage {
 	n := func(p *int) int {
 		if p == nil {
@@ -61,6 +67,7 @@ func (u *wireUsage) usage() chat.Usage {
 		CompletionTokens: n(u.OutputTokens),
 		CacheReadTokens:  read,
 		CacheWriteTokens: write,
+		ReasoningTokens:  n(u.OutputTokensDetails.ThinkingTokens),
 	}
 	out.TotalTokens = out.PromptTokens + out.CompletionTokens
 	return out
@@ -85,13 +92,13 @@ type replyBlock struct {
 	// raw is the block as the server sent it in a reply; nil for a
 	// streamed block, which is written from its parts.
 	raw json.RawMessage
-	// text, thinking and args collect a streamed block's deltas. The
-	// pieces of text are joined once, at the end: a builder would copy
-	// them again each time it grows.
-	text, thinking []string
-	args           []byte
-	hasArgs        bool // an input_json_delta arrived: args replace Input
-	call           int  // a tool_use block's position among the calls
+	// text, thinking, signature and args collect a streamed block's
+	// deltas, in buffers that grow as httpline.AppendText says: a piece
+	// costs its bytes only, and a string added to would be copied whole
+	// each time.
+	text, thinking, signature, args []byte
+	hasArgs                         bool // an input_json_delta arrived: args replace Input
+	call                            int  // a tool_use block's position among the calls
 }
 
 // input returns a tool_use block's arguments: the streamed fragments if
@@ -109,6 +116,11 @@ func (b *replyBlock) input() json.RawMessage {
 	}
 	return in
 }
+
+// blockCost is what each content block counts against the response
+// limit besides its bytes: about the memory kept for it. So many tiny
+// blocks, or calls, cannot make a reply hold far more than the limit.
+const blockCost = 256
 
 // An assembler collects one reply, from a response body or from stream
 // events.
@@ -155,14 +167,14 @@ func (a *assembler) response() (*chat.Response, error) {
 		switch b.Type {
 		case "text":
 			if b.raw == nil {
-				b.Text = strings.Join(b.text, "")
+				b.Text = string(b.text)
 			}
 			texts = append(texts, b.Text)
 		case "tool_use":
 			msg.ToolCalls = append(msg.ToolCalls, chat.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.input()})
 		case "thinking":
 			if b.raw == nil {
-				b.Thinking = strings.Join(b.thinking, "")
+				b.Thinking, b.Signature = string(b.thinking), string(b.signature)
 			}
 			if b.Thinking != "" {
 				thoughts = append(thoughts, b.Thinking)

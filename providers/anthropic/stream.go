@@ -44,7 +44,7 @@ type streamState struct {
 	r     *httpline.Reply
 	yield func(chat.Delta) bool
 	a     assembler
-	size  int64 // bytes of text, thinking and arguments so far
+	size  int64 // what the reply holds so far, as grow counts it
 	stop  bool  // a stop_reason arrived
 }
 
@@ -164,6 +164,12 @@ func (s *streamState) start(ev *streamEvent) error {
 	if s.a.index[i] != nil {
 		return s.r.BadResponse(fmt.Sprintf("content block %d started twice", i))
 	}
+	// The block is counted whole, before anything of it is kept: a tool's
+	// input, a redacted block's data or an unknown block may come whole
+	// here, with no delta after.
+	if err := s.grow(len(ev.ContentBlock) + blockCost); err != nil {
+		return err
+	}
 	b := &replyBlock{}
 	if err := json.Unmarshal(ev.ContentBlock, &b.contentBlock); err != nil || b.Type == "" {
 		return s.r.BadResponse(fmt.Sprintf("content_block_start %d has no block with a type", i))
@@ -175,12 +181,8 @@ func (s *streamState) start(ev *streamEvent) error {
 		b.Text = ""
 		return s.text(b, t)
 	case "thinking":
-		t := b.Thinking
-		b.Thinking = ""
-		if err := s.grow(len(t)); err != nil {
-			return err
-		}
-		b.thinking = append(b.thinking, t)
+		b.thinking, b.signature = []byte(b.Thinking), []byte(b.Signature)
+		b.Thinking, b.Signature = "", ""
 	case "tool_use":
 		d := chat.ToolCallDelta{Index: b.call, ID: b.ID, Name: b.Name}
 		if !s.yield(chat.Delta{ToolCall: &d}) {
@@ -210,6 +212,9 @@ func (s *streamState) delta(ev *streamEvent) error {
 	b := s.a.index[i]
 	if b == nil && d.Type == "text_delta" {
 		// Text without its content_block_start: a text block.
+		if err := s.grow(blockCost); err != nil {
+			return err
+		}
 		b = &replyBlock{contentBlock: contentBlock{Type: "text"}}
 		s.add(i, b)
 	}
@@ -230,13 +235,16 @@ func (s *streamState) delta(ev *streamEvent) error {
 	}
 	switch d.Type {
 	case "text_delta":
+		if err := s.grow(len(d.Text)); err != nil {
+			return err
+		}
 		return s.text(b, d.Text)
 	case "input_json_delta":
 		if err := s.grow(len(d.PartialJSON)); err != nil {
 			return err
 		}
 		b.hasArgs = true
-		b.args = append(b.args, d.PartialJSON...)
+		b.args = httpline.AppendText(b.args, d.PartialJSON, s.r.Limit())
 		if d.PartialJSON != "" && !s.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: b.call, Arguments: d.PartialJSON}}) {
 			return chat.ErrStreamStopped
 		}
@@ -244,12 +252,12 @@ func (s *streamState) delta(ev *streamEvent) error {
 		if err := s.grow(len(d.Thinking)); err != nil {
 			return err
 		}
-		b.thinking = append(b.thinking, d.Thinking)
+		b.thinking = httpline.AppendText(b.thinking, d.Thinking, s.r.Limit())
 	case "signature_delta":
 		if err := s.grow(len(d.Signature)); err != nil {
 			return err
 		}
-		b.Signature += d.Signature
+		b.signature = httpline.AppendText(b.signature, d.Signature, s.r.Limit())
 	}
 	return nil
 }
@@ -279,14 +287,12 @@ func (s *streamState) stopBlock(ev *streamEvent) error {
 	return nil
 }
 
+// text adds t, counted already, to a text block and yields it.
 func (s *streamState) text(b *replyBlock, t string) error {
 	if t == "" {
 		return nil
 	}
-	if err := s.grow(len(t)); err != nil {
-		return err
-	}
-	b.text = append(b.text, t)
+	b.text = httpline.AppendText(b.text, t, s.r.Limit())
 	if !s.yield(chat.Delta{Content: t}) {
 		return chat.ErrStreamStopped
 	}
@@ -294,7 +300,8 @@ func (s *streamState) text(b *replyBlock, t string) error {
 }
 
 // grow counts n more bytes of the reply against the response limit,
-// before they are kept.
+// before they are kept: the bytes of every delta and block start, and
+// blockCost a block.
 func (s *streamState) grow(n int) error {
 	s.size += int64(n)
 	if limit := s.r.Limit(); limit >= 0 && s.size > limit {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -102,6 +103,9 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	}
 	invalid := func(format string, args ...any) ([]byte, string, error) {
 		return nil, model, m.endpoint.BadRequest(model, fmt.Sprintf(format, args...))
+	}
+	if m.baseProblem != "" {
+		return invalid("%s", m.baseProblem)
 	}
 
 	o := &req.Options
@@ -318,6 +322,9 @@ func sortResults(results []toolResultBlock, calls []chat.ToolCall) {
 }
 
 // assistantBlocks returns the content blocks of an assistant message.
+// Text that is empty or only white space is left out: the API refuses such
+// a block ("text content blocks must contain non-whitespace text"), and
+// models write them, before a thinking block or a call.
 //
 // A reply with thinking blocks (or any block other than text and
 // tool_use) kept all its blocks in ProviderData. When the message still
@@ -331,17 +338,21 @@ func assistantBlocks(msg *chat.Message) ([]any, error) {
 		return nil, err
 	}
 	if kept != nil && sameReply(kept, msg) {
-		out := make([]any, len(kept))
+		out := make([]any, 0, len(kept))
 		n := 0
-		for i, b := range kept {
-			out[i] = b.raw
-			if b.Type == "tool_use" {
+		for _, b := range kept {
+			switch {
+			case b.Type == "tool_use":
 				c := &msg.ToolCalls[n]
 				n++
 				if c.Name != b.Name || !bytes.Equal(callInput(c.Arguments), b.Input) {
-					out[i] = toolUse(c)
+					out = append(out, toolUse(c))
+					continue
 				}
+			case b.Type == "text" && blank(b.Text):
+				continue
 			}
+			out = append(out, b.raw)
 		}
 		return out, nil
 	}
@@ -351,7 +362,7 @@ func assistantBlocks(msg *chat.Message) ([]any, error) {
 			out = append(out, b.raw)
 		}
 	}
-	if msg.Content != "" {
+	if !blank(msg.Content) {
 		out = append(out, textBlock{Type: "text", Text: msg.Content})
 	}
 	for i := range msg.ToolCalls {
@@ -359,6 +370,9 @@ func assistantBlocks(msg *chat.Message) ([]any, error) {
 	}
 	return out, nil
 }
+
+// blank reports whether s has no text other than white space.
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 func toolUse(c *chat.ToolCall) toolUseBlock {
 	return toolUseBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: callInput(c.Arguments)}
