@@ -76,10 +76,12 @@
 // per tool name: true runs a tool's lost calls again, false never does.
 //
 // A model request is tried up to Input.ModelAttempts times with backoff
-// (1s, doubling, at most a minute), and its heartbeats notice a lost worker
-// the same way. The errors a retry cannot fix, chat.ErrBadRequest,
-// ErrUnauthorized, ErrModelNotFound and ErrToolsNotSupported, are not
-// retried. A provider that retries on its own multiplies the attempts:
+// (1s, doubling, at most a minute), or after the wait the server asked for
+// (chat.ProviderError.RetryAfter, from Retry-After), and its heartbeats
+// notice a lost worker the same way. A reply too large to record fails the
+// conversation with ErrPayloadTooLarge, naming it, without asking again. The errors a retry cannot fix, chat.ErrBadRequest,
+// ErrUnauthorized, ErrModelNotFound, ErrToolsNotSupported and
+// ErrQuotaExceeded, are not retried. A provider that retries on its own multiplies the attempts:
 // turn its retries off, or count them in ModelAttempts.
 //
 // # Secrets and history

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/chat"
@@ -140,5 +141,47 @@ func TestContinuesAsNewWhenSuggested(t *testing.T) {
 	}
 	if g, w := comparable(t, got), comparable(t, want); g != w {
 		t.Errorf("after continuing as new:\n%s\nPrompt.Call:\n%s", g, w)
+	}
+}
+
+// TestRetryAfterIsTheNextDelay: a model error with Retry-After waits that
+// long before the next attempt, in place of the backoff (1s, then 2s).
+func TestRetryAfterIsTheNextDelay(t *testing.T) {
+	var tries atomic.Int64
+	model := toolcalltest.NewFuncModel(func(req *chat.Request) (*chat.Response, error) {
+		if tries.Add(1) <= 2 {
+			return nil, &chat.ProviderError{Provider: "test", StatusCode: 429, Err: chat.ErrRateLimited, RetryAfter: 45 * time.Second}
+		}
+		return text("hi"), nil
+	})
+	env := newEnv(t, &Worker{Model: model})
+	start := env.Now()
+	resp, err := runWorkflow(t, env, Input{Messages: []chat.Message{chat.UserMessage("hi")}, ModelAttempts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Content() != "hi" || tries.Load() != 3 {
+		t.Fatalf("answer %q after %d tries", resp.Content(), tries.Load())
+	}
+	if waited := env.Now().Sub(start); waited < 90*time.Second {
+		t.Errorf("the workflow waited %s between the attempts, want the two Retry-Afters of 45s", waited)
+	}
+}
+
+// TestModelReplyTooLarge: a reply too large to record as a payload ends
+// the conversation with ErrPayloadTooLarge, naming it, after one request.
+func TestModelReplyTooLarge(t *testing.T) {
+	var asked atomic.Int64
+	model := toolcalltest.NewFuncModel(func(req *chat.Request) (*chat.Response, error) {
+		asked.Add(1)
+		return text(strings.Repeat("b", 5000)), nil
+	})
+	env := newEnv(t, &Worker{Model: model})
+	_, err := runWorkflow(t, env, Input{Messages: []chat.Message{chat.UserMessage("hi")}, MaxPayloadBytes: 4000})
+	if !errors.Is(err, ErrPayloadTooLarge) || !strings.Contains(err.Error(), "the model reply of round 1 is") {
+		t.Errorf("error %v, want ErrPayloadTooLarge naming the model reply", err)
+	}
+	if asked.Load() != 1 {
+		t.Errorf("the model was asked %d times, want once", asked.Load())
 	}
 }

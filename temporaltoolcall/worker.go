@@ -214,12 +214,19 @@ func (w *Worker) model(ctx context.Context, in modelRequest) (*modelReply, error
 		h(mctx, mc)
 	}
 	if err != nil {
+		// The server's Retry-After is the wait before the next attempt.
+		var wait time.Duration
+		if pe := (*chat.ProviderError)(nil); errors.As(err, &pe) {
+			wait = pe.RetryAfter
+		}
+		typ := "temporaltoolcall.ModelError"
 		for _, e := range modelErrors {
 			if errors.Is(err, e.err) {
-				return nil, temporal.NewApplicationErrorWithOptions(err.Error(), e.typ, temporal.ApplicationErrorOptions{Cause: err})
+				typ = e.typ
+				break
 			}
 		}
-		return nil, err
+		return nil, temporal.NewApplicationErrorWithOptions(err.Error(), typ, temporal.ApplicationErrorOptions{Cause: err, NextRetryDelay: wait})
 	}
 	out := &modelReply{Response: toolcalls.WithUniqueIDs(mr)}
 	for _, call := range out.Response.Message.ToolCalls {
@@ -229,6 +236,14 @@ func (w *Worker) model(ctx context.Context, in modelRequest) (*modelReply, error
 			p = callPolicy{Known: true, Retry: md.ReadOnly || md.Idempotent, Timeout: md.Timeout}
 		}
 		out.Calls = append(out.Calls, p)
+	}
+	if in.MaxBytes > 0 {
+		// Too large, the completion would be refused by the server and
+		// the request tried again in vain.
+		if size, err := jsonSize(out); err != nil || size > in.MaxBytes {
+			return nil, temporal.NewNonRetryableApplicationError(
+				fmt.Sprintf("%v: the model reply of round %d is %d bytes, the limit is %d", ErrPayloadTooLarge, in.Round, size, in.MaxBytes), typeTooLarge, err)
+		}
 	}
 	return out, nil
 }

@@ -110,6 +110,9 @@ type modelRequest struct {
 	Request chat.Request `json:"request"` // without Tools: the worker adds them
 	Tools   []string     `json:"tools,omitempty"`
 	Round   int          `json:"round"`
+	// MaxBytes bounds the reply as a payload; the activity refuses a
+	// larger one, which the server would refuse.
+	MaxBytes int `json:"max_bytes,omitempty"`
 }
 
 // modelReply is the model activity's result: the reply, with unique call
@@ -328,7 +331,7 @@ func (c *conversation) run() (*toolcall.Response, error) {
 		if round > first && workflow.GetInfo(c.ctx).GetContinueAsNewSuggested() {
 			return nil, c.continueAsNew(hist)
 		}
-		req := modelRequest{Tools: in.Tools, Round: round, Request: chat.Request{
+		req := modelRequest{Tools: in.Tools, Round: round, MaxBytes: c.maxPayload(), Request: chat.Request{
 			Model: in.Model, Messages: hist, ToolChoice: in.ToolChoice, Options: in.Options}}
 		if round > 1 && modelcall.Forced(req.Request.ToolChoice) {
 			req.Request.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceAuto}
