@@ -79,9 +79,10 @@
 // (1s, doubling, at most a minute), or after the wait the server asked for
 // (chat.ProviderError.RetryAfter, from Retry-After), and its heartbeats
 // notice a lost worker the same way. A reply too large to record fails the
-// conversation with ErrPayloadTooLarge, naming it, without asking again. The errors a retry cannot fix, chat.ErrBadRequest,
-// ErrUnauthorized, ErrModelNotFound, ErrToolsNotSupported and
-// ErrQuotaExceeded, are not retried. A provider that retries on its own multiplies the attempts:
+// conversation with ErrPayloadTooLarge, naming it, without asking again.
+// The errors a retry cannot fix, chat.ErrBadRequest, ErrUnauthorized,
+// ErrModelNotFound, ErrToolsNotSupported and ErrQuotaExceeded, are not
+// retried. A provider that retries on its own multiplies the attempts:
 // turn its retries off, or count them in ModelAttempts.
 //
 // # Secrets and history
