@@ -9,9 +9,13 @@
 //
 // For another server, set BaseURL to its API root, e.g.
 // openairesponses.Config{BaseURL: "http://localhost:11434/v1", Model: "qwen3"};
-// or set OPENAI_BASE_URL. The key comes from Config.APIKey, else
-// OPENAI_API_KEY; with neither, no Authorization header is sent. For the
-// Chat Completions API, use providers/openai.
+// or set OPENAI_BASE_URL. A BaseURL copied with an endpoint's path
+// (".../v1/responses", or another API's "/chat/completions",
+// "/completions", "/messages") is taken for the root before it, rather
+// than sending to .../v1/responses/responses and reporting a 404. The key
+// comes from Config.APIKey, else OPENAI_API_KEY; with neither, no
+// Authorization header is sent. For the Chat Completions API, use
+// providers/openai.
 //
 // # Requests
 //
@@ -27,7 +31,9 @@
 // a tool message is a "function_call_output" item with the call's id and
 // the result as "output", even when empty. ToolName and IsError have no
 // Responses equivalent and are not sent; an assistant message with no
-// text and no calls adds no item.
+// text and no calls adds no item. An assistant message that keeps a
+// reasoning model's output items goes back as those items instead (see
+// Reasoning).
 //
 // Tools become function tools with their input schema as "parameters" (an
 // empty or null schema becomes {"type":"object","properties":{}}) and
@@ -43,25 +49,48 @@
 // is refused with [chat.ErrBadRequest] before anything is sent, rather
 // than sent without them. The keys of Options.Extra are added as
 // top-level request fields (e.g. "reasoning": {"effort": "high",
-// "summary": "auto"}, "service_tier", "truncation") unless the request
-// already has that field; model, input, instructions, stream, tools,
-// tool_choice and previous_response_id cannot be set that way, and store
-// and include are always set.
+// "summary": "auto"}, "service_tier", "truncation", "include") unless the
+// request already has that field; model, input, instructions, stream,
+// tools, tool_choice and previous_response_id cannot be set that way, and
+// store is always false.
+//
+// A request with a "reasoning" setting in Options.Extra asks for include
+// ["reasoning.encrypted_content"] (see Reasoning); one without does not,
+// since models without reasoning (gpt-4o, gpt-4.1) refuse it with 400. An
+// "include" of Options.Extra is sent instead, as given: a reasoning model
+// used with its default settings keeps its reasoning with
+// Extra: {"include": ["reasoning.encrypted_content"]}, and an empty list
+// sends none.
 //
 // # Reasoning
 //
-// A request asks for include ["reasoning.encrypted_content"]: a reasoning
-// model then returns its reasoning items with their content encrypted,
-// which is how, with nothing stored, its reasoning goes back to it in the
-// next request, as OpenAI requires during tool calls. The items of a reply
-// are kept in the assistant message's ProviderData, as the bytes the
-// server sent (whitespace removed), each with the tool call it preceded;
-// a request sends them back unchanged, each right before that call, or
-// before the message's text when it preceded no call. A reasoning item
-// without encrypted content names an item stored on the server, which
-// does not exist with store false: it is dropped. The summaries of the
-// reasoning items (or their text, which llama-server sends instead) are
-// the message's Reasoning, which is not sent back by itself.
+// With include ["reasoning.encrypted_content"], a reasoning model returns
+// its reasoning items with their content encrypted, which is how, with
+// nothing stored, its reasoning goes back to it in the next request, as
+// OpenAI requires during tool calls. A reasoning item goes back only
+// directly before the item that followed it in the reply, that item
+// carrying its output id; the API refuses it otherwise ("Item 'rs_...' of
+// type 'reasoning' was provided without its required following item").
+// So a reply with such an item keeps all its output items, in order, in
+// the assistant message's ProviderData: reasoning items and message items
+// (gpt-5.5's "phase": "commentary" narration among them) as the server
+// sent them, message items without logprobs (in a stream, as its
+// output_item.done sent them), function calls by their place in
+// ToolCalls with their output ids. The next request sends them in that
+// order, the calls rebuilt from ToolCalls with their "id". What the caller
+// changed goes as the message says: text that is no longer the items'
+// goes as one message item in place of theirs, a call with another ID
+// goes without its output id, an added call after the reply's items; and
+// a reasoning item whose following item does not go back as received is
+// left out, since the API would refuse it. A reasoning item without
+// encrypted content names an item stored on the server, which does not
+// exist with store false: it is never sent. A reply with no reasoning item
+// to send back keeps nothing, and goes back as its text and calls.
+//
+// The reasoning items' summaries (or their text, which llama-server sends
+// instead) are the message's Reasoning, each summary part a section of its
+// own after a blank line, in a JSON reply as in a stream. Reasoning is not
+// sent back by itself.
 //
 // ProviderData holds a JSON object whose "openai_responses" key is this
 // package's; any other ProviderData (another provider's) is ignored. Data
@@ -83,8 +112,9 @@
 // incomplete_details.reason "max_output_tokens" it finishes with
 // [chat.FinishLength], with "content_filter" with [chat.FinishFiltered],
 // whatever calls it holds, and a Client runs none of them
-// ([toolcall.ErrReplyCut]); another reason, which might have cut a call
-// in half, is an error wrapping [chat.ErrBadResponse]. A "failed"
+// ([toolcall.ErrReplyCut]); its message item has status "incomplete" too.
+// Another reason, which might have cut a call in half, is an error
+// wrapping [chat.ErrBadResponse]. A "failed"
 // response is an error with the server's message. input_tokens, which
 // counts the cached tokens, is PromptTokens; cached_tokens is
 // CacheReadTokens and reasoning_tokens ReasoningTokens.
@@ -98,18 +128,23 @@
 // pieces, matched to the call by item_id, else output_index. A server
 // that sends no response.function_call_arguments.done (llama-server) is
 // read as one that does; .done and response.output_item.done complete a
-// call, yielding what the deltas did not bring. A message's text that
-// came in no delta is yielded from its output_item.done, and a reasoning
-// item is kept from its output_item.done, where its encrypted content is
-// whole. response.completed, response.incomplete and response.failed end
-// the stream, as a JSON reply would end; when no event brought an item,
-// the final response's output is the reply, and when none brought a
-// reasoning item, the final output's reasoning items are kept. An "error" event ends the
-// stream with an error. Other events (response.created, in_progress,
-// content_part.*, reasoning summaries, ...) are skipped without being
-// decoded beyond their type. A stream that ends, or sends "data: [DONE]",
-// before its final event is an error wrapping [chat.ErrBadResponse]; a
-// server that answers a stream request with a JSON reply is read as one.
+// call, yielding what the deltas did not bring. An item's place in the
+// output is that of its output_item.added. A message's text that came in
+// no delta is yielded from its output_item.done; message and reasoning
+// items are kept from their output_item.done, where a reasoning item's
+// encrypted content is whole (the API encrypts it anew each time it
+// writes it: the added, done and final values differ, and the done one is
+// sent back). response.completed, response.incomplete and response.failed
+// end the stream, as a JSON reply would end; when no event brought an
+// item, the final response's output is the reply, and when none brought a
+// reasoning item, the final output's order and reasoning items are kept.
+// An "error" event ends the stream with an error. Other events
+// (response.created, in_progress, content_part.*, reasoning summary
+// deltas, ...) are skipped without being decoded beyond their type; their
+// sequence_number is not needed, as events arrive in order. A stream that
+// ends, or sends "data: [DONE]", before its final event is an error
+// wrapping [chat.ErrBadResponse]; a server that answers a stream request
+// with a JSON reply is read as one.
 //
 // # Errors
 //
@@ -117,20 +152,26 @@
 // the HTTP status, the model and the server's message (never the raw
 // body), and the request id the server gave (x-request-id), except
 // [chat.ErrStreamStopped]. It wraps [chat.ErrUnauthorized] (401, 403),
-// [chat.ErrModelNotFound] (404 whose message names a model; another 404
-// is a wrong URL and wraps [chat.ErrBadRequest]), [chat.ErrRateLimited]
-// (429), [chat.ErrServer] (5xx), or [chat.ErrBadRequest] (other 4xx, and
+// [chat.ErrModelNotFound] (code "model_not_found", which OpenAI sends
+// with 400 for an unknown model, or a 404 whose message names a model;
+// another 404 is a wrong URL and wraps [chat.ErrBadRequest]),
+// [chat.ErrQuotaExceeded] (code "insufficient_quota": the account's
+// credit is used up; never retried), [chat.ErrRateLimited] (other 429s),
+// [chat.ErrServer] (5xx), or [chat.ErrBadRequest] (other 4xx, and
 // requests that cannot be built, which are not sent). A 400 whose message
-// says the model takes no tools wraps [chat.ErrToolsNotSupported]. An
-// error reported with status 200 (an error body, a failed response, an
-// error event) wraps [chat.ErrRateLimited] for the code
-// "rate_limit_exceeded", [chat.ErrBadRequest] for codes "invalid_...",
-// else [chat.ErrServer]. A body that is not the JSON expected, and a
-// reply cut off, wrap [chat.ErrBadResponse]. A failure to connect wraps
-// the net error; a cancelled context ends a call promptly, and the error
-// wraps ctx.Err(). RetryAfter comes from retry-after-ms or Retry-After.
-// Attempts says how many requests a call made, in the error or in the
-// reply.
+// says the model takes no tools wraps [chat.ErrToolsNotSupported]. A
+// stream request refused by validation gets a JSON error body, not a
+// stream, and is read as one. An error reported with status 200 (an
+// error body, a failed response, an error event) wraps
+// [chat.ErrRateLimited] for the code "rate_limit_exceeded",
+// [chat.ErrQuotaExceeded] for "insufficient_quota",
+// [chat.ErrModelNotFound] for "model_not_found", [chat.ErrBadRequest] for
+// codes "invalid_...", else [chat.ErrServer]. A body that is not the JSON
+// expected, and a reply cut off, wrap [chat.ErrBadResponse]. A failure to
+// connect wraps the net error; a cancelled context ends a call promptly,
+// and the error wraps ctx.Err(). RetryAfter comes from retry-after-ms or
+// Retry-After. Attempts says how many requests a call made, in the error
+// or in the reply.
 //
 // The API key never appears in an error, nor in the Model's String form:
 // it is removed from server messages that echo it and from transport
@@ -148,7 +189,27 @@
 // requests go through the client shared by the provider packages, which
 // keeps up to 100 idle connections per server. A reply larger than
 // Config.MaxResponseBytes (32 MiB by default) ends the call with an error
-// wrapping [chat.ErrBadResponse].
+// wrapping [chat.ErrBadResponse]; for a stream, that is all it assembles
+// (text, reasoning, kept items, calls with their names and ids, and a
+// share for each call and item), so a server cannot make it hold more by
+// sending many or large items of any kind.
+//
+// # Tests
+//
+// The package is tested against recordings of local servers
+// (testdata/llamacpp, testdata/ollama: llama.cpp's llama-server and
+// Ollama) and of OpenAI's own API (testdata/cloud/openai-responses: 21
+// cases recorded by pydantic-ai's test suite, MIT, listed with what they
+// show in testdata/cloud/README.md). Every cloud recording is replayed:
+// each reply is checked against a golden file, each request of a
+// conversation is built from this package's own earlier reply and
+// compared with the request the API accepted. What they show a client
+// must survive, besides what is said above: output item ids ("rs_",
+// "msg_", "fc_"); a reasoning item with an empty summary and only
+// encrypted content; a message between a reasoning item and its call;
+// a function_call's output_item.added with arguments "" before its
+// deltas; an unknown model answered with 400; error codes that may be
+// null.
 //
 // # openai-go
 //
@@ -158,8 +219,9 @@
 // back to the same JSON. The reasons: a reasoning item goes back byte for
 // byte as received, while the SDK's types drop the fields they do not
 // know; the SDK v3.98.0 decodes a request's input only item by item (a
-// whole request silently drops an input it cannot read) and loses the
-// name of a function tool choice; and its param types would bring
+// whole request silently drops an input it cannot read), loses the
+// name of a function tool choice, and takes a message item sent back
+// for an input message, dropping its id; and its param types would bring
 // tidwall/gjson, tidwall/sjson and a websocket library into every
 // program that uses this package. Sending and retrying stay the library's
 // own, as for the other providers. TestSDKLimitations pins these

@@ -20,11 +20,19 @@ const providerName = "openairesponses"
 const apiName = "Responses API"
 
 // parseError reads an error body into pe (see httpline.Endpoint.ParseError):
-// the server's message, and what a 400, a 401 or a 404 means.
+// the server's message, and what its code, a 400 or a 404 means.
 func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []byte) {
 	msg := serverMessage(body)
 	pe.Message = msg
-	switch {
+	switch code := bodyCode(body); {
+	case code == "model_not_found" && (resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusNotFound):
+		// OpenAI answers an unknown model with 400 here, not 404; a 403
+		// with this code is a project without access, which stays
+		// ErrUnauthorized.
+		pe.Err = chat.ErrModelNotFound
+	case code == "insufficient_quota":
+		// A 429 that waiting does not cure: the account has no credit.
+		pe.Err = chat.ErrQuotaExceeded
 	case resp.StatusCode == http.StatusBadRequest && noToolPhrases.In(msg):
 		pe.Err = chat.ErrToolsNotSupported
 	case resp.StatusCode == http.StatusNotFound && !httpline.NamesModel(msg):
@@ -67,7 +75,22 @@ func failedError(rep *httpline.Reply, e *apiError) error {
 	return inBandError(rep, e.code(), e.Message)
 }
 
-// code returns the error's code as text ("" when none).
+// bodyCode returns the code of an error body, {"error": {"code": ...}}, else
+// its type; "" when it has neither.
+func bodyCode(body []byte) string {
+	var shape struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &shape) != nil {
+		return ""
+	}
+	if e := errorOf(shape.Error); e != nil {
+		return e.code()
+	}
+	return ""
+}
+
+// code returns the error's code as text, else its type ("" when none).
 func (e *apiError) code() string {
 	switch c := e.Code.(type) {
 	case string:
@@ -79,16 +102,22 @@ func (e *apiError) code() string {
 }
 
 // codeError returns the sentinel of an error reported within a reply:
-// [chat.ErrRateLimited] for "rate_limit_exceeded", [chat.ErrBadRequest]
-// for codes naming an invalid input ("invalid_prompt", "invalid_image",
-// ...), [chat.ErrToolsNotSupported] when the message says the model takes
-// no tools, [chat.ErrServer] for the rest.
+// [chat.ErrRateLimited] for "rate_limit_exceeded", [chat.ErrQuotaExceeded]
+// for "insufficient_quota", [chat.ErrModelNotFound] for
+// "model_not_found", [chat.ErrBadRequest] for codes naming an invalid
+// input ("invalid_prompt", "invalid_image", ...),
+// [chat.ErrToolsNotSupported] when the message says the model takes no
+// tools, [chat.ErrServer] for the rest.
 func codeError(code, msg string) error {
 	switch {
 	case noToolPhrases.In(msg):
 		return chat.ErrToolsNotSupported
 	case code == "rate_limit_exceeded":
 		return chat.ErrRateLimited
+	case code == "insufficient_quota":
+		return chat.ErrQuotaExceeded
+	case code == "model_not_found":
+		return chat.ErrModelNotFound
 	case strings.HasPrefix(code, "invalid_"):
 		return chat.ErrBadRequest
 	}

@@ -52,6 +52,31 @@ func TestErrors(t *testing.T) {
 			wantErr: chat.ErrModelNotFound, wantMsg: "The model `gpt-9` does not exist or you do not have access to it.",
 		},
 		{
+			// OpenAI's Responses API answers an unknown model with 400
+			// (recorded: error_400_model_not_found).
+			name: "400 unknown model", status: 400,
+			body:    `{"error":{"code":"model_not_found","message":"The requested model 'gpt-5.2-proo' does not exist.","param":"model","type":"invalid_request_error"}}`,
+			wantErr: chat.ErrModelNotFound, wantMsg: "The requested model 'gpt-5.2-proo' does not exist.",
+		},
+		{
+			// A 404 that names no model is a wrong path, whatever JSON.
+			name: "404 wrong path, JSON", status: 404,
+			body:    `{"error":{"message":"Invalid URL (POST /v1/responses/responses)","type":"invalid_request_error","param":null,"code":null}}`,
+			wantErr: chat.ErrBadRequest, wantMsg: "no /responses at {{base}}",
+		},
+		{
+			// The account's credit is used up: not a rate limit, and
+			// waiting does not help (TestQuotaNotRetried).
+			name: "429 insufficient quota", status: 429,
+			body:    `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`,
+			wantErr: chat.ErrQuotaExceeded, wantMsg: "You exceeded your current quota, please check your plan and billing details.",
+		},
+		{
+			name: "200 failed: insufficient quota", status: 200,
+			body:    `{"id":"resp_1","object":"response","status":"failed","model":"gpt-5-mini","output":[],"error":{"code":"insufficient_quota","message":"You exceeded your current quota."}}`,
+			wantErr: chat.ErrQuotaExceeded, wantMsg: "You exceeded your current quota.",
+		},
+		{
 			// BaseURL ends in /v1, so no advice about it.
 			name: "404 page", status: 404, contentType: "text/plain; charset=utf-8", body: "404 page not found\n",
 			wantErr: chat.ErrBadRequest, wantMsg: "no /responses at {{base}}",
@@ -156,6 +181,11 @@ func TestErrors(t *testing.T) {
 					_, err = m.Chat(context.Background(), req)
 				}
 				pe := checkProviderError(t, err, tc.wantErr, tc.status, "tiny-toolcaller")
+				for _, other := range []error{chat.ErrModelNotFound, chat.ErrRateLimited, chat.ErrQuotaExceeded, chat.ErrBadRequest} {
+					if other != tc.wantErr {
+						assert.NotErrorIs(t, err, other)
+					}
+				}
 				assert.Equal(t, strings.ReplaceAll(tc.wantMsg, "{{base}}", srv.URL+"/v1"), pe.Message)
 				assert.Equal(t, tc.retryAfter, pe.RetryAfter)
 				assert.Equal(t, tc.requestID, pe.RequestID)
@@ -307,6 +337,35 @@ func TestUnauthorizedWithoutKey(t *testing.T) {
 	_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
 	pe := checkProviderError(t, err, chat.ErrUnauthorized, 401, "m")
 	assert.Equal(t, "no API key is set (Config.APIKey or OPENAI_API_KEY)", pe.Message)
+}
+
+// TestQuotaNotRetried: a 429 for a used-up quota is sent once, with the
+// default retries, where a rate limit is sent again.
+func TestQuotaNotRetried(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		code, typ string
+		want      error
+		requests  int
+	}{
+		{code: "insufficient_quota", typ: "insufficient_quota", want: chat.ErrQuotaExceeded, requests: 1},
+		{code: "rate_limit_exceeded", typ: "requests", want: chat.ErrRateLimited, requests: 1 + openairesponses.DefaultMaxRetries},
+	} {
+		t.Run(tc.code, func(t *testing.T) {
+			t.Parallel()
+			srv, got := serve(t, func(w http.ResponseWriter, _ int) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusTooManyRequests)
+				_, _ = io.WriteString(w, `{"error":{"message":"no","type":"`+tc.typ+`","param":null,"code":"`+tc.code+`"}}`)
+			})
+			m := newModel(srv, openairesponses.Config{})
+			openairesponses.SetRetryHooks(m, func(context.Context, time.Duration) error { return nil }, nil)
+			_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
+			pe := checkProviderError(t, err, tc.want, 429, "tiny-toolcaller")
+			assert.Equal(t, tc.requests, pe.Attempts)
+			assert.Equal(t, tc.requests, got.Count())
+		})
+	}
 }
 
 // TestNotFoundHint: a 404 page at a BaseURL that does not end in /v1

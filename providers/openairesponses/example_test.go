@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -95,10 +96,12 @@ func ExampleModel_Stream() {
 	// tool_calls 267 prompt tokens, 266 from the cache
 }
 
-// A reasoning model's reply keeps its reasoning items, with their
-// encrypted content, in the message (ProviderData); the next request
-// sends them back, each before the call it led to, since nothing is
-// stored on the server. The server here prints the input items it gets.
+// A reasoning model's reply keeps its output items, reasoning items with
+// their encrypted content among them, in the message (ProviderData); the
+// next request sends them back in the reply's order, each reasoning item
+// before the call it led to, which carries its output id, since nothing
+// is stored on the server. The server here prints the input items it
+// gets.
 func ExampleModel_Chat_reasoning() {
 	replies := recordedServer("h_reasoning_tools", "h_reasoning_answer")
 	defer replies.Close()
@@ -113,7 +116,7 @@ func ExampleModel_Chat_reasoning() {
 		_ = json.Unmarshal(body, &req)
 		if len(req.Input) > 1 {
 			for _, it := range req.Input {
-				fmt.Println("sent:", it.Type, it.Role+it.ID+it.CallID)
+				fmt.Println("sent:", it.Type, strings.TrimSpace(it.Role+it.CallID+" "+it.ID))
 			}
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -138,9 +141,9 @@ func ExampleModel_Chat_reasoning() {
 	// Output:
 	// sent: message user
 	// sent: reasoning rs_68e4a1c0f2d08190b3
-	// sent: function_call call_wT7pQ2mX9
+	// sent: function_call call_wT7pQ2mX9 fc_68e4a1c1a0388190b3
 	// sent: reasoning rs_68e4a1c1f9f08190b3
-	// sent: function_call call_Ly0nR4kZ2
+	// sent: function_call call_Ly0nR4kZ2 fc_68e4a1c2b1c48190b3
 	// sent: function_call_output call_wT7pQ2mX9
 	// sent: function_call_output call_Ly0nR4kZ2
 	// Sunny in Paris, rain in Lyon.

@@ -100,18 +100,26 @@ func checkReply(t *testing.T, m *openairesponses.Model, resp *chat.Response, err
 	}
 }
 
-// addSeeds adds every recording of testdata whose name ends in suffix.
+// addSeeds adds every recording of testdata whose name ends in suffix:
+// the local servers' and those of the real API, under testdata/cloud.
 func addSeeds(f *testing.F, suffix string) {
+	cloud := 0
 	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || !strings.HasSuffix(path, suffix) {
 			return err
 		}
 		body, err := os.ReadFile(path)
 		f.Add(body)
+		if strings.HasPrefix(path, filepath.Join("testdata", "cloud")) {
+			cloud++
+		}
 		return err
 	})
 	if err != nil {
 		f.Fatal(err)
+	}
+	if cloud == 0 {
+		f.Fatalf("no cloud recording ends in %s", suffix)
 	}
 }
 

@@ -68,24 +68,25 @@ func inputItems(t *testing.T, body []byte) []json.RawMessage {
 	return r.Input
 }
 
-// itemSummary describes an input item in a few words: its type and role,
-// call_id or id.
+// itemSummary describes an input item in a few words: its type, its role
+// or call_id, and its id when it has one.
 func itemSummary(raw json.RawMessage) string {
 	var it struct {
 		Type, Role, ID string
 		CallID         string `json:"call_id"`
 	}
 	_ = json.Unmarshal(raw, &it)
-	return strings.TrimSpace(fmt.Sprintf("%s %s%s%s", it.Type, it.Role, it.CallID, it.ID))
+	return strings.Join(strings.Fields(fmt.Sprintf("%s %s%s %s", it.Type, it.Role, it.CallID, it.ID)), " ")
 }
 
 // TestReasoningRoundTrip runs the tool loop over a reasoning model's
 // replies: the first has reasoning items (two with encrypted content, one
 // without) around two function calls; the second a reasoning item and the
 // answer. Each request after a reply must carry that reply's reasoning
-// items byte for byte as received, each before the item it preceded, and
-// never the item without encrypted content, which names an item stored on
-// the server (none is: store is false).
+// items byte for byte as received, each before the item it preceded,
+// which carries its output id, and never the item without encrypted
+// content, which names an item stored on the server (none is: store is
+// false).
 func TestReasoningRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -135,9 +136,9 @@ func TestReasoningRoundTrip(t *testing.T) {
 			assert.Equal(t, []string{
 				"message user",
 				"reasoning rs_68e4a1c0f2d08190b3",
-				"function_call call_wT7pQ2mX9",
+				"function_call call_wT7pQ2mX9 fc_68e4a1c1a0388190b3",
 				"reasoning rs_68e4a1c1f9f08190b3",
-				"function_call call_Ly0nR4kZ2",
+				"function_call call_Ly0nR4kZ2 fc_68e4a1c2b1c48190b3",
 				"function_call_output call_wT7pQ2mX9",
 				"function_call_output call_Ly0nR4kZ2",
 			}, kinds)
@@ -147,7 +148,8 @@ func TestReasoningRoundTrip(t *testing.T) {
 			assert.NotContains(t, string(got.Get(t, 1).Body), "rs_68e4a1c2f0a08190b3", "the item without encrypted content")
 
 			// The conversation goes on from the history: the answer's
-			// reasoning item goes back before its text.
+			// reasoning item goes back before its message item, which
+			// goes back as received, with its id, without logprobs.
 			require.NoError(t, toolcalltest.CheckHistory(resp.History))
 			next := append(resp.History, chat.UserMessage("Thanks!"))
 			_, err = m.Chat(context.Background(), &chat.Request{Messages: next})
@@ -156,7 +158,8 @@ func TestReasoningRoundTrip(t *testing.T) {
 			require.Len(t, third, 10)
 			answer := reasoningItems(t, "h_reasoning_answer")
 			assert.Equal(t, string(answer["rs_68e4a1d0c3e08190b3"]), string(third[7]))
-			assert.JSONEq(t, `{"type":"message","role":"assistant","content":"Sunny in Paris, rain in Lyon."}`, string(third[8]))
+			assert.JSONEq(t, `{"id":"msg_68e4a1d1a5c88190b3","type":"message","status":"completed","role":"assistant",
+				"content":[{"type":"output_text","annotations":[],"text":"Sunny in Paris, rain in Lyon."}]}`, string(third[8]))
 			assert.JSONEq(t, `{"type":"message","role":"user","content":"Thanks!"}`, string(third[9]))
 			assert.Equal(t, second, third[:7], "the earlier items are sent again as they were")
 		})
@@ -214,7 +217,7 @@ func TestStreamReasoningOnlyInFinalOutput(t *testing.T) {
 	second := inputItems(t, got.Get(t, 1).Body)
 	require.Len(t, second, 7)
 	assert.Equal(t, string(sent["rs_68e4a1c0f2d08190b3"]), string(second[1]))
-	assert.Equal(t, "function_call call_wT7pQ2mX9", itemSummary(second[2]))
+	assert.Equal(t, "function_call call_wT7pQ2mX9 fc_68e4a1c1a0388190b3", itemSummary(second[2]))
 	assert.Equal(t, string(sent["rs_68e4a1c1f9f08190b3"]), string(second[3]))
-	assert.Equal(t, "function_call call_Ly0nR4kZ2", itemSummary(second[4]))
+	assert.Equal(t, "function_call call_Ly0nR4kZ2 fc_68e4a1c2b1c48190b3", itemSummary(second[4]))
 }

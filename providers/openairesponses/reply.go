@@ -93,8 +93,10 @@ type outputItem struct {
 	Name      string            `json:"name"`
 	Arguments wire.RawArguments `json:"arguments"`
 	// A reasoning item's summary and, from some servers, its text.
-	Summary          []contentPart `json:"summary"`
-	EncryptedContent *string       `json:"encrypted_content"`
+	Summary []contentPart `json:"summary"`
+	// EncryptedContent is only checked for being a non-empty string: it
+	// is sent back within the item, never read.
+	EncryptedContent json.RawMessage `json:"encrypted_content"`
 }
 
 // contentPart is a part of a message's content, or of a reasoning item's
@@ -110,6 +112,26 @@ func partsText(parts []contentPart) string {
 	for _, p := range parts {
 		s.WriteString(p.Text)
 		s.WriteString(p.Refusal)
+	}
+	return s.String()
+}
+
+// reasoningText is a reasoning item's text: its summary parts, each a
+// section of its own, separated by a blank line; else the text that some
+// servers send instead.
+func reasoningText(it *outputItem) string {
+	var s strings.Builder
+	for _, p := range it.Summary {
+		if p.Text == "" {
+			continue
+		}
+		if s.Len() > 0 {
+			s.WriteString("\n\n")
+		}
+		s.WriteString(p.Text)
+	}
+	if s.Len() == 0 {
+		return partsText(it.Content)
 	}
 	return s.String()
 }
@@ -135,6 +157,11 @@ func (p *pieces) String() string {
 	return strings.Join(p.parts, "")
 }
 
+// entryCost is what each call and kept output item counts for the response
+// limit besides its bytes, so that a stream of many empty items is
+// bounded too.
+const entryCost = 64
+
 // An assembler collects one reply, from a response's output items or from
 // stream events.
 type assembler struct {
@@ -142,32 +169,49 @@ type assembler struct {
 	content   pieces
 	reasoning strings.Builder
 	calls     []pendingCall
-	// kept are the reasoning items to send back, each with the number of
-	// calls before it; see reasoningItem.
-	kept  []keptReasoning
-	usage chat.Usage
-	// other counts the bytes of the calls' arguments and of the kept
-	// reasoning items, for the response limit.
+	// output are the reply's output items to send back, in order; a
+	// stream fills in a reasoning or message item when it is done.
+	output []keptEntry
+	// reasoningKept: output holds a reasoning item with encrypted
+	// content, which is what makes output worth sending back.
+	reasoningKept bool
+	usage         chat.Usage
+	// other counts the bytes of the calls (names, ids, arguments), of the
+	// kept items, and entryCost for each, for the response limit.
 	other int64
 }
 
-// size is the number of bytes assembled: text, reasoning, reasoning
-// items and arguments.
+// size is the number of bytes assembled: text, reasoning, calls and kept
+// items.
 func (a *assembler) size() int64 {
 	return int64(a.content.n+a.reasoning.Len()) + a.other
 }
 
 type pendingCall struct {
-	itemID string // the output item's id, which stream events name
+	key    string // what stream events name the call by: its item id, or "#" and its output index
+	itemID string // the output item's id ("fc_...")
 	id     string // call_id
 	name   string
 	args   []byte
 	done   bool // the whole arguments arrived (function_call_arguments.done or output_item.done)
 }
 
-type keptReasoning struct {
-	calls int // the calls before it in the reply
-	item  json.RawMessage
+// A keptEntry is an output item of the reply: call >= 0 for a.calls[call],
+// else a reasoning or message item (item; nil until a stream's
+// output_item.done brings it).
+type keptEntry struct {
+	call    int
+	item    json.RawMessage
+	message bool
+}
+
+// addCall adds a call and its place in the output.
+func (a *assembler) addCall(c pendingCall) int {
+	a.calls = append(a.calls, c)
+	i := len(a.calls) - 1
+	a.output = append(a.output, keptEntry{call: i})
+	a.other += entryCost + int64(len(c.key)+len(c.itemID)+len(c.id)+len(c.name)+len(c.args))
+	return i
 }
 
 // addItem adds a whole output item.
@@ -179,41 +223,69 @@ func (a *assembler) addItem(raw json.RawMessage) error {
 	switch it.Type {
 	case "message":
 		a.content.add(partsText(it.Content))
+		a.keep(-1, raw, &it)
 	case "function_call":
-		a.calls = append(a.calls, pendingCall{itemID: it.ID, id: it.CallID, name: it.Name, args: it.Arguments, done: true})
-		a.other += int64(len(it.Arguments))
+		a.addCall(pendingCall{itemID: it.ID, id: it.CallID, name: it.Name, args: it.Arguments, done: true})
 	case "reasoning":
-		a.addReasoning(raw, &it, len(a.calls))
+		a.addReasoning(&it)
+		a.keep(-1, raw, &it)
 	}
 	return nil
 }
 
-// addReasoning keeps a reasoning item's text and, when it has encrypted
-// content, the item itself to be sent back. Without encrypted content it
-// names an item stored on the server, which this package never asks for:
-// sent back, it would fail the next request.
-//
-// calls is the number of the reply's calls before the item.
-func (a *assembler) addReasoning(raw json.RawMessage, it *outputItem, calls int) {
-	text := partsText(it.Summary)
-	if text == "" {
-		text = partsText(it.Content)
-	}
-	if text != "" {
+// addReasoning adds a reasoning item's text to the reply's reasoning.
+func (a *assembler) addReasoning(it *outputItem) {
+	if text := reasoningText(it); text != "" {
 		if a.reasoning.Len() > 0 {
 			a.reasoning.WriteString("\n\n")
 		}
 		a.reasoning.WriteString(text)
 	}
-	if it.EncryptedContent == nil || *it.EncryptedContent == "" {
+}
+
+// keep keeps a reasoning or message item to be sent back: in the
+// placeholder at slot when slot >= 0, else at the end of the output. A
+// reasoning item without encrypted content names an item stored on the
+// server, which this package never asks for: sent back, it would fail the
+// next request, so it is not kept. Items are kept as received and made
+// ready to be sent only if the reply has a reasoning item to send back.
+func (a *assembler) keep(slot int, raw json.RawMessage, it *outputItem) {
+	switch it.Type {
+	case "reasoning":
+		if e := it.EncryptedContent; len(e) <= 2 || e[0] != '"' {
+			return
+		}
+		a.reasoningKept = true
+	case "message":
+	default:
 		return
 	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
+	a.other += int64(len(raw))
+	message := it.Type == "message"
+	if slot >= 0 {
+		a.output[slot].item, a.output[slot].message = raw, message
 		return
 	}
-	a.kept = append(a.kept, keptReasoning{calls: calls, item: buf.Bytes()})
-	a.other += int64(buf.Len())
+	a.other += entryCost
+	a.output = append(a.output, keptEntry{call: -1, item: raw, message: message})
+}
+
+// outputEntries returns the reply's output to send back: calls by index
+// (calls are the reply's, with their final ids), items as keptItem makes
+// them; items a stream never completed are left out.
+func (a *assembler) outputEntries(calls []chat.ToolCall) []outputEntry {
+	entries := make([]outputEntry, 0, len(a.output))
+	for _, e := range a.output {
+		switch {
+		case e.call >= 0:
+			entries = append(entries, outputEntry{Call: &e.call, ID: a.calls[e.call].itemID, CallID: calls[e.call].ID})
+		case e.item != nil:
+			if kept, err := keptItem(e.item, e.message); err == nil {
+				entries = append(entries, outputEntry{Item: kept})
+			}
+		}
+	}
+	return entries
 }
 
 // response builds the reply from the assembled items and the final
@@ -263,15 +335,8 @@ func (a *assembler) response(r *response, rep *httpline.Reply) (*chat.Response, 
 			out.Message.ToolCalls[i] = chat.ToolCall{ID: ids.Next(c.id), Name: c.name, Arguments: wire.Arguments(c.args)}
 		}
 	}
-	if len(a.kept) > 0 {
-		items := make([]reasoningItem, len(a.kept))
-		for i, k := range a.kept {
-			items[i].Item = k.item
-			if k.calls < len(a.calls) {
-				items[i].Call = &k.calls
-			}
-		}
-		out.Message.ProviderData = writeProviderData(items)
+	if a.reasoningKept {
+		out.Message.ProviderData = writeProviderData(a.outputEntries(out.Message.ToolCalls))
 	}
 	return out, nil
 }

@@ -108,6 +108,20 @@ func TestRequestMapping(t *testing.T) {
 					"previous_response_id": "resp_1", // reserved: the whole conversation is sent
 				}}},
 		},
+		{
+			// A caller's include replaces the one reasoning brings, and
+			// is sent without reasoning too (a reasoning model used
+			// with its default settings).
+			name: "own include",
+			req: &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}, Options: chat.Options{
+				Extra: map[string]any{"include": []string{"reasoning.encrypted_content", "message.output_text.logprobs"}}}},
+		},
+		{
+			// An empty include sends none, even with reasoning.
+			name: "no include",
+			req: &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}, Options: chat.Options{
+				Extra: map[string]any{"reasoning": map[string]any{"effort": "low"}, "include": []string{}}}},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -158,14 +172,18 @@ func TestInvalidRequest(t *testing.T) {
 			model: "tiny-toolcaller", wantMsg: `tool "f": input schema is not valid JSON`},
 		{name: "extra not JSON", req: &chat.Request{Messages: hi, Options: chat.Options{Extra: map[string]any{"f": func() {}}}},
 			model: "tiny-toolcaller", wantMsg: `Options.Extra: key "f": json: unsupported type: func()`},
-		{name: "provider data: not a reasoning item", req: &chat.Request{Messages: rs(`{"openai_responses":{"reasoning":[{"item":{"type":"message"}}]}}`)},
-			model: "tiny-toolcaller", wantMsg: `message 1: ProviderData: "openai_responses" holds an item that is not a reasoning item`},
-		{name: "provider data: call out of range", req: &chat.Request{Messages: rs(`{"openai_responses":{"reasoning":[{"call":1,"item":{"type":"reasoning","id":"rs_1","encrypted_content":"x"}}]}}`)},
-			model: "tiny-toolcaller", wantMsg: "message 1: ProviderData: a reasoning item goes before tool call 1, but the message has 1"},
-		{name: "provider data: negative call", req: &chat.Request{Messages: rs(`{"openai_responses":{"reasoning":[{"call":-1,"item":{"type":"reasoning","id":"rs_1","encrypted_content":"x"}}]}}`)},
-			model: "tiny-toolcaller", wantMsg: "message 1: ProviderData: a reasoning item goes before tool call -1"},
-		{name: "provider data: unknown field", req: &chat.Request{Messages: rs(`{"openai_responses":{"items":[]}}`)},
-			model: "tiny-toolcaller", wantMsg: `message 1: ProviderData: "openai_responses" is not this package's data: json: unknown field "items"`},
+		{name: "provider data: not a reasoning or message item", req: &chat.Request{Messages: rs(`{"openai_responses":{"output":[{"item":{"type":"function_call_output"}}]}}`)},
+			model: "tiny-toolcaller", wantMsg: `message 1: ProviderData: output entry 0 is not a reasoning or message item`},
+		{name: "provider data: item and call", req: &chat.Request{Messages: rs(`{"openai_responses":{"output":[{"call":0,"item":{"type":"reasoning"}}]}}`)},
+			model: "tiny-toolcaller", wantMsg: `message 1: ProviderData: output entry 0 must hold either an item or a call`},
+		{name: "provider data: call out of range", req: &chat.Request{Messages: rs(`{"openai_responses":{"output":[{"item":{"type":"reasoning","id":"rs_1","encrypted_content":"x"}},{"call":1}]}}`)},
+			model: "tiny-toolcaller", wantMsg: "message 1: ProviderData: output entry 1 names tool call 1, but the message has 1"},
+		{name: "provider data: call twice", req: &chat.Request{Messages: rs(`{"openai_responses":{"output":[{"call":0},{"call":0}]}}`)},
+			model: "tiny-toolcaller", wantMsg: "message 1: ProviderData: tool call 0 appears twice"},
+		{name: "provider data: negative call", req: &chat.Request{Messages: rs(`{"openai_responses":{"output":[{"item":{"type":"reasoning","id":"rs_1","encrypted_content":"x"}},{"call":-1}]}}`)},
+			model: "tiny-toolcaller", wantMsg: "message 1: ProviderData: output entry 1 names tool call -1"},
+		{name: "provider data: unknown field", req: &chat.Request{Messages: rs(`{"openai_responses":{"reasoning":[]}}`)},
+			model: "tiny-toolcaller", wantMsg: `message 1: ProviderData: "openai_responses" is not this package's data: json: unknown field "reasoning"`},
 		{name: "provider data: not an object", req: &chat.Request{Messages: rs(`{"openai_responses":[1]}`)},
 			model: "tiny-toolcaller", wantMsg: `message 1: ProviderData: "openai_responses" is not this package's data: json: cannot unmarshal array into Go value of type openairesponses.providerData`},
 	} {
@@ -240,4 +258,22 @@ func TestEnvironment(t *testing.T) {
 	_, err = m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
 	require.NoError(t, err)
 	assert.Equal(t, "Bearer sk-config-key", got.Get(t, 2).Header.Get("Authorization"))
+}
+
+// TestBaseURLEndpointPath: a BaseURL copied with an endpoint's path, this
+// API's or another's, is taken for the API root before it, so requests
+// go to .../v1/responses rather than fail with a 404.
+func TestBaseURLEndpointPath(t *testing.T) {
+	t.Parallel()
+	for _, suffix := range []string{"", "/", "/responses", "/responses/", "/chat/completions", "/completions", "/messages"} {
+		t.Run(suffix, func(t *testing.T) {
+			t.Parallel()
+			srv, got := replay(t, "llamacpp/e_unknown_model")
+			m := openairesponses.New(openairesponses.Config{BaseURL: srv.URL + "/v1" + suffix, Model: "m", HTTPClient: srv.Client()})
+			_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}})
+			require.NoError(t, err)
+			assert.Equal(t, responsesPath, got.Get(t, 0).Path)
+			assert.Equal(t, "openairesponses.Model("+srv.URL+"/v1/responses, model m)", m.String())
+		})
+	}
 }

@@ -21,11 +21,20 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 // Config configures a [Model]. Every field is optional; the zero value talks
 // to OpenAI with the key in $OPENAI_API_KEY and requires Request.Model on
 // each request.
+//
+// Reasoning is asked for per request, in Options.Extra: a request with a
+// "reasoning" setting also asks for include
+// ["reasoning.encrypted_content"], so that the reasoning goes back to the
+// model; one without does not, as models without reasoning refuse it. An
+// "include" in Options.Extra is sent as given instead (see "Requests" in
+// the package documentation).
 type Config struct {
 	// BaseURL is the API root, up to and including the version, e.g.
 	// "http://localhost:8080/v1" for llama.cpp's server or
 	// "http://localhost:11434/v1" for Ollama. Requests go to
-	// BaseURL + "/responses". Empty means $OPENAI_BASE_URL, read by
+	// BaseURL + "/responses". A BaseURL that ends in an endpoint's path
+	// ("/responses", "/chat/completions", "/completions", "/messages") is
+	// taken for the root before it. Empty means $OPENAI_BASE_URL, read by
 	// [New], else [DefaultBaseURL].
 	BaseURL string
 	// APIKey is sent as "Authorization: Bearer APIKey". Empty means
@@ -49,8 +58,10 @@ type Config struct {
 	// negative value, turns retries off.
 	MaxRetries int
 	// MaxResponseBytes bounds a reply: the body of a reply that is not
-	// streamed, and the text, reasoning, reasoning items and tool-call
-	// arguments a stream assembles. A larger reply ends the call with an
+	// streamed, and all a stream assembles: text, reasoning, the output
+	// items kept to be sent back, tool calls (names, ids, arguments), and
+	// a share for each call and item, so that very many empty ones are
+	// bounded too. A larger reply ends the call with an
 	// error that wraps [chat.ErrBadResponse] and names the limit. 0 means
 	// 32 MiB; a negative value, such as [toolcall.NoLimit], removes the
 	// limit. Each line of a stream is bounded to 16 MiB whatever this
@@ -87,7 +98,7 @@ var (
 // for the fields cfg leaves empty and does no I/O: an unreachable server,
 // a bad key or an unknown model is reported by the first request.
 func New(cfg Config) *Model {
-	base := strings.TrimRight(httpline.Setting(cfg.BaseURL, "OPENAI_BASE_URL", DefaultBaseURL), "/")
+	base := apiRoot(httpline.Setting(cfg.BaseURL, "OPENAI_BASE_URL", DefaultBaseURL))
 	key := httpline.Setting(cfg.APIKey, "OPENAI_API_KEY", "")
 	m := &Model{base: base, model: cfg.Model}
 	header := http.Header{}
@@ -107,6 +118,25 @@ func New(cfg Config) *Model {
 		Unreachable: "cannot connect to " + base + "; is the server running?",
 	}
 	return m
+}
+
+// endpointPaths are the paths of the APIs' endpoints that a BaseURL copied
+// from an example may end in; the API root is what precedes them.
+var endpointPaths = []string{"/responses", "/chat/completions", "/completions", "/messages"}
+
+// apiRoot returns a BaseURL without trailing slashes nor an endpoint's
+// path: "https://api.openai.com/v1/responses" means
+// "https://api.openai.com/v1", and a request there goes to
+// .../v1/responses, not .../v1/responses/responses, which would answer
+// 404.
+func apiRoot(base string) string {
+	base = strings.TrimRight(base, "/")
+	for _, p := range endpointPaths {
+		if root, ok := strings.CutSuffix(base, p); ok {
+			return strings.TrimRight(root, "/")
+		}
+	}
+	return base
 }
 
 // String describes the model without its API key, so that logging a Model

@@ -43,6 +43,20 @@ func TestStreamShapes(t *testing.T) {
 			finish: chat.FinishToolCalls,
 		},
 		{
+			// The type is read without decoding when it comes first, as
+			// OpenAI writes it; elsewhere, or escaped, it is decoded.
+			name: "type not first, or escaped",
+			events: []string{
+				`{"output_index":0,"type":"response.output_text.delta","item_id":"msg_1","delta":"Hel"}`,
+				`{"type":"response.output_text.delt\u0061","output_index":0,"item_id":"msg_1","delta":"lo"}`,
+				`{"type" : "response.output_text.delta","output_index":0,"item_id":"msg_1","delta":"!"}`,
+				completed,
+			},
+			deltas: []chat.Delta{text("Hel"), text("lo"), text("!")},
+			want:   chat.AssistantMessage("Hello!"),
+			finish: chat.FinishStop,
+		},
+		{
 			name: "arguments only in .done",
 			events: []string{
 				`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":""}}`,

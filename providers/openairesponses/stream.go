@@ -52,6 +52,9 @@ type streamReader struct {
 	// slots maps an output item (by id, else by "#" and its output_index)
 	// to its call in a.calls.
 	slots map[string]int
+	// pending maps a reasoning or message item that was added, by the
+	// same key, to its place in a.output, filled when it is done.
+	pending map[string]int
 	// texts are the message items whose text came in deltas.
 	texts map[string]bool
 }
@@ -123,21 +126,29 @@ var handled = map[string]bool{
 func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Response, bool, error) {
 	// The type first: other events are not decoded, so that one of a
 	// shape this package does not know cannot fail the stream.
-	var head struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(payload, &head); err != nil {
-		if atEOF && !json.Valid(payload) {
-			return nil, false, s.rep.BadResponse("stream ended in the middle of an event")
+	typ, ok := leadingType(payload)
+	if !ok {
+		var head struct {
+			Type string `json:"type"`
 		}
-		return nil, false, s.rep.BadResponse(wire.DecodeProblem("stream event", apiName, err))
+		if err := json.Unmarshal(payload, &head); err != nil {
+			if atEOF && !json.Valid(payload) {
+				return nil, false, s.rep.BadResponse("stream ended in the middle of an event")
+			}
+			return nil, false, s.rep.BadResponse(wire.DecodeProblem("stream event", apiName, err))
+		}
+		typ = head.Type
 	}
-	typ := cmp.Or(head.Type, name)
-	if !handled[typ] {
+	typ = cmp.Or(typ, name)
+	if !handled[typ] || typ == "response.in_progress" && s.a.model != "" {
+		// in_progress repeats created, read only for the model.
 		return nil, false, nil
 	}
 	var ev event
 	if err := json.Unmarshal(payload, &ev); err != nil {
+		if atEOF && !json.Valid(payload) {
+			return nil, false, s.rep.BadResponse("stream ended in the middle of an event")
+		}
 		return nil, false, s.rep.BadResponse(wire.DecodeProblem(typ+" event", apiName, err))
 	}
 	switch typ {
@@ -157,6 +168,9 @@ func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Res
 		}
 		if !s.finish(ev.Response) {
 			return nil, false, chat.ErrStreamStopped
+		}
+		if err := s.room(0); err != nil {
+			return nil, false, err
 		}
 		reply, err := s.a.response(ev.Response, s.rep)
 		return reply, true, err
@@ -209,16 +223,22 @@ func (s *streamReader) item(ev *event, done bool) bool {
 	case "function_call":
 		ev.ItemID = cmp.Or(ev.ItemID, it.ID)
 		i := s.call(ev, it.ID)
+		c := &s.a.calls[i]
+		if c.itemID == "" && it.ID != "" {
+			c.itemID = it.ID
+			s.a.other += int64(len(it.ID))
+		}
 		if done {
 			return s.complete(i, it.CallID, it.Name, it.Arguments)
 		}
-		c := &s.a.calls[i]
 		d := chat.ToolCallDelta{Index: i}
 		if c.id == "" && it.CallID != "" {
 			c.id, d.ID = it.CallID, it.CallID
+			s.a.other += int64(len(it.CallID))
 		}
 		if c.name == "" && it.Name != "" {
 			c.name, d.Name = it.Name, it.Name
+			s.a.other += int64(len(it.Name))
 		}
 		if len(c.args) == 0 && len(it.Arguments) > 0 {
 			c.args = append(c.args, it.Arguments...)
@@ -226,8 +246,34 @@ func (s *streamReader) item(ev *event, done bool) bool {
 			d.Arguments = string(it.Arguments)
 		}
 		return (d.ID == "" && d.Name == "" && d.Arguments == "") || s.yield(chat.Delta{ToolCall: &d})
-	case "message":
-		if !done || s.texts[cmp.Or(it.ID, ev.ItemID)] {
+	case "message", "reasoning":
+		key := cmp.Or(it.ID, ev.ItemID)
+		if key == "" && ev.OutputIndex != nil {
+			key = "#" + strconv.Itoa(*ev.OutputIndex)
+		}
+		slot, added := s.pending[key]
+		if !done {
+			// Its place in the output, kept until it is done.
+			if !added && key != "" {
+				if s.pending == nil {
+					s.pending = make(map[string]int)
+				}
+				s.pending[key] = len(s.a.output)
+				s.a.output = append(s.a.output, keptEntry{call: -1})
+				s.a.other += entryCost + int64(len(key))
+			}
+			return true
+		}
+		if !added || s.a.output[slot].item != nil {
+			slot = -1
+		}
+		if it.Type == "reasoning" {
+			s.a.addReasoning(&it)
+			s.a.keep(slot, ev.Item, &it)
+			return true
+		}
+		s.a.keep(slot, ev.Item, &it)
+		if s.texts[cmp.Or(it.ID, ev.ItemID)] {
 			return true
 		}
 		text := partsText(it.Content)
@@ -236,10 +282,6 @@ func (s *streamReader) item(ev *event, done bool) bool {
 		}
 		s.a.content.add(text)
 		return s.yield(chat.Delta{Content: text})
-	case "reasoning":
-		if done {
-			s.a.addReasoning(ev.Item, &it, len(s.a.calls))
-		}
 	}
 	return true
 }
@@ -257,14 +299,14 @@ func (s *streamReader) call(ev *event, itemID string) int {
 	if s.slots == nil {
 		s.slots = make(map[string]int)
 	}
-	i := len(s.a.calls)
-	s.a.calls = append(s.a.calls, pendingCall{itemID: key})
+	i := s.a.addCall(pendingCall{key: key})
 	if key != "" {
 		s.slots[key] = i
 	}
 	if ev.OutputIndex != nil && key != "#"+strconv.Itoa(*ev.OutputIndex) {
 		// Later events may name the item by index alone.
 		s.slots["#"+strconv.Itoa(*ev.OutputIndex)] = i
+		s.a.other += 8
 	}
 	return i
 }
@@ -278,9 +320,11 @@ func (s *streamReader) complete(i int, id, name string, args []byte) bool {
 	d := chat.ToolCallDelta{Index: i}
 	if c.id == "" && id != "" {
 		c.id, d.ID = id, id
+		s.a.other += int64(len(id))
 	}
 	if c.name == "" && name != "" {
 		c.name, d.Name = name, name
+		s.a.other += int64(len(name))
 	}
 	if !c.done && args != nil {
 		if bytes.HasPrefix(args, c.args) {
@@ -303,33 +347,49 @@ func (s *streamReader) room(n int) error {
 }
 
 func (s *streamReader) markText(itemID string) {
+	if s.texts[itemID] {
+		return
+	}
 	if s.texts == nil {
 		s.texts = make(map[string]bool)
 	}
 	s.texts[itemID] = true
+	s.a.other += entryCost + int64(len(itemID))
 }
 
 // finish takes the output of the final response when the events brought
 // no item, as from a server that sends only the final event, and yields
-// it; when they brought no reasoning item, it takes those of the final
-// output. It returns false as soon as yield does.
+// it; when they brought no reasoning item, it takes the order of the
+// final output, with its reasoning items. It returns false as soon as
+// yield does.
 func (s *streamReader) finish(r *response) bool {
 	a := &s.a
 	if len(r.Output) == 0 {
 		return true
 	}
-	if len(a.calls) > 0 || a.content.n > 0 || a.reasoning.Len() > 0 {
-		if a.reasoning.Len() == 0 && len(a.kept) == 0 {
+	if len(a.calls) > 0 || a.content.n > 0 || a.reasoning.Len() > 0 || len(a.output) > 0 {
+		if a.reasoning.Len() == 0 && !a.reasoningKept {
+			a.output = a.output[:0]
 			calls := 0
 			for _, raw := range r.Output {
 				var it outputItem
 				switch {
 				case json.Unmarshal(raw, &it) != nil:
 				case it.Type == "function_call":
+					if calls < len(a.calls) {
+						a.output = append(a.output, keptEntry{call: calls})
+						a.other += entryCost
+					}
 					calls++
 				case it.Type == "reasoning":
-					a.addReasoning(raw, &it, min(calls, len(a.calls)))
+					a.addReasoning(&it)
+					a.keep(-1, raw, &it)
+				case it.Type == "message":
+					a.keep(-1, raw, &it)
 				}
+			}
+			for ; calls < len(a.calls); calls++ {
+				a.output = append(a.output, keptEntry{call: calls})
 			}
 		}
 		return true
@@ -351,6 +411,23 @@ func (s *streamReader) finish(r *response) bool {
 		}
 	}
 	return true
+}
+
+// leadingType returns the type of an event whose data begins with it, as
+// OpenAI writes every event ({"type":"response.created",...}), without
+// decoding the rest: most events are skipped, and some are large (created
+// and in_progress echo the whole request). ok is false for any other
+// shape, which is decoded.
+func leadingType(payload []byte) (typ string, ok bool) {
+	rest, found := bytes.CutPrefix(payload, []byte(`{"type":"`))
+	if !found {
+		return "", false
+	}
+	end := bytes.IndexAny(rest, `"\`)
+	if end < 0 || rest[end] != '"' {
+		return "", false
+	}
+	return string(rest[:end]), true
 }
 
 // deltaText is a delta's text: a string (null is none).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -28,20 +29,23 @@ type request struct {
 	// carries the whole conversation.
 	Store bool `json:"store"`
 	// Include asks for reasoning items' encrypted content, which is how
-	// reasoning goes back to the model when nothing is stored.
-	Include []string `json:"include"`
+	// reasoning goes back to the model when nothing is stored. Models
+	// without reasoning refuse it, so it is sent only with reasoning.
+	Include []string `json:"include,omitempty"`
 }
 
-// include is the request's "include": reasoning items come with their
-// encrypted content, to be sent back.
+// include is the request's "include" when it asks for reasoning:
+// reasoning items come with their encrypted content, to be sent back.
 var include = []string{"reasoning.encrypted_content"}
 
 // An item is one input item. Exactly one group of fields is set, by Type:
-// "message" (Role, Content), "function_call" (CallID, Name, Arguments),
-// "function_call_output" (CallID, Output). A reasoning item is sent as
-// the raw JSON it came as (raw).
+// "message" (Role, Content), "function_call" (ID, CallID, Name,
+// Arguments), "function_call_output" (CallID, Output). An output item of
+// a reply sent back as it came (a reasoning item, a message item of a
+// reasoning model's reply) is its raw JSON (raw).
 type item struct {
 	Type      string  `json:"type"`
+	ID        string  `json:"id,omitempty"`
 	Role      string  `json:"role,omitempty"`
 	Content   *string `json:"content,omitempty"`
 	CallID    string  `json:"call_id,omitempty"`
@@ -52,7 +56,7 @@ type item struct {
 	raw json.RawMessage
 }
 
-// MarshalJSON writes a reasoning item byte for byte as it was received.
+// MarshalJSON writes an output item sent back as it was received.
 func (it item) MarshalJSON() ([]byte, error) {
 	if it.raw != nil {
 		return it.raw, nil
@@ -98,8 +102,13 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		return invalid("Options.Seed: the Responses API has no seed")
 	}
 
-	wr := request{Model: model, Stream: stream, Include: include,
+	wr := request{Model: model, Stream: stream,
 		Temperature: o.Temperature, TopP: o.TopP, MaxOutputTokens: o.MaxTokens}
+	// Models without reasoning answer 400 to include; a caller's own
+	// include (even empty) replaces this package's.
+	if _, own := o.Extra["include"]; !own && o.Extra["reasoning"] != nil {
+		wr.Include = include
+	}
 	msgs := req.Messages
 	// The system messages that open the conversation are its instructions.
 	var sys []string
@@ -144,118 +153,70 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		wr.ParallelToolCalls = o.ParallelToolCalls
 	}
 
-	body, err := wire.EncodeRequest(&wr, req.Tools, o.Extra, reservedKeys)
+	body, err := wire.EncodeRequest(&wr, req.Tools, nil, nil)
+	if err == nil {
+		body, err = wr.addExtra(body, o.Extra)
+	}
 	if err != nil {
 		return invalid("%v", err)
 	}
 	return body, model, nil
 }
 
-// appendAssistant appends the items of an assistant message: its
-// reasoning items each before the item it preceded in the reply, its text
-// as a message item, its tool calls as function_call items.
-func appendAssistant(items []item, msg *chat.Message) ([]item, error) {
-	pd, err := readProviderData(msg.ProviderData)
-	if err != nil {
-		return nil, err
-	}
-	reasoning := func(before int) {
-		for _, r := range pd.Reasoning {
-			if r.before() == before {
-				items = append(items, item{raw: r.Item})
-			}
+// addExtra adds to body, the encoding of r, the keys of extra that r does
+// not set and that are not reserved, in key order, as
+// wire.EncodeRequest would; but before the closing brace, where
+// wire.AddExtra decodes and encodes the whole body again, tools and
+// conversation included, to add a "reasoning" setting.
+func (r *request) addExtra(body []byte, extra map[string]any) ([]byte, error) {
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		if !r.has(k) && !slices.Contains(reservedKeys, k) {
+			keys = append(keys, k)
 		}
 	}
-	reasoning(-1)
-	if msg.Content != "" {
-		items = append(items, item{Type: "message", Role: "assistant", Content: &msg.Content})
+	if len(keys) == 0 {
+		return body, nil
 	}
-	for j := range msg.ToolCalls {
-		tc := &msg.ToolCalls[j]
-		if tc.ID == "" {
-			return nil, fmt.Errorf("tool call %d (%q) has no ID", j, tc.Name)
+	slices.Sort(keys)
+	end := bytes.LastIndexByte(body, '}')
+	out := append([]byte(nil), body[:end]...)
+	for _, k := range keys {
+		v, err := wire.Encode(extra[k])
+		if err != nil {
+			return nil, fmt.Errorf("Options.Extra: key %q: %v", k, err)
 		}
-		reasoning(j)
-		args := string(wire.Arguments(tc.Arguments))
-		items = append(items, item{Type: "function_call", CallID: tc.ID, Name: tc.Name, Arguments: &args})
+		out = append(out, ',')
+		out = appendString(out, k)
+		out = append(out, ':')
+		out = append(out, bytes.TrimSpace(v)...)
 	}
-	for _, r := range pd.Reasoning {
-		if c := r.before(); c >= len(msg.ToolCalls) {
-			return nil, fmt.Errorf("ProviderData: a reasoning item goes before tool call %d, but the message has %d", c, len(msg.ToolCalls))
-		}
-	}
-	return items, nil
+	return append(out, body[end:]...), nil
 }
 
-// providerData is what an assistant message keeps of a reply for the next
-// requests, in Message.ProviderData under the key "openai_responses".
-type providerData struct {
-	Reasoning []reasoningItem `json:"reasoning,omitempty"`
-}
-
-// A reasoningItem is a reasoning item of a reply with encrypted content,
-// as the server sent it (whitespace removed), and the tool call it
-// preceded, by index in the message's ToolCalls; Call is nil when it
-// preceded the text or ended the reply.
-type reasoningItem struct {
-	Call *int            `json:"call,omitempty"`
-	Item json.RawMessage `json:"item"`
-}
-
-func (r reasoningItem) before() int {
-	if r.Call == nil {
-		return -1
+// has reports whether the request sets the field key.
+func (r *request) has(key string) bool {
+	switch key {
+	case "model", "input", "store":
+		return true
+	case "instructions":
+		return r.Instructions != ""
+	case "tools":
+		return len(r.Tools) > 0
+	case "tool_choice":
+		return r.ToolChoice != nil
+	case "parallel_tool_calls":
+		return r.ParallelToolCalls != nil
+	case "temperature":
+		return r.Temperature != nil
+	case "top_p":
+		return r.TopP != nil
+	case "max_output_tokens":
+		return r.MaxOutputTokens != nil
+	case "stream":
+		return r.Stream
+	case "include":
+		return len(r.Include) > 0
 	}
-	return *r.Call
-}
-
-// providerDataKey names this package's data in Message.ProviderData, so
-// that another provider's data there is told apart and left alone.
-const providerDataKey = "openai_responses"
-
-// readProviderData reads this package's part of an assistant message's
-// ProviderData. Anything that is not a JSON object with the key
-// providerDataKey is another provider's and gives nothing.
-func readProviderData(raw json.RawMessage) (providerData, error) {
-	var pd providerData
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || t[0] != '{' {
-		return pd, nil
-	}
-	var outer map[string]json.RawMessage
-	if json.Unmarshal(t, &outer) != nil {
-		return pd, nil
-	}
-	mine, ok := outer[providerDataKey]
-	if !ok {
-		return pd, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(mine))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&pd); err != nil {
-		return pd, fmt.Errorf("ProviderData: %q is not this package's data: %v", providerDataKey, err)
-	}
-	for _, r := range pd.Reasoning {
-		var head struct {
-			Type string `json:"type"`
-		}
-		if json.Unmarshal(r.Item, &head) != nil || head.Type != "reasoning" {
-			return pd, fmt.Errorf("ProviderData: %q holds an item that is not a reasoning item", providerDataKey)
-		}
-		if r.Call != nil && *r.Call < 0 {
-			return pd, fmt.Errorf("ProviderData: a reasoning item goes before tool call %d", *r.Call)
-		}
-	}
-	return pd, nil
-}
-
-// writeProviderData returns the ProviderData of a reply with the given
-// reasoning items, or nil when there are none.
-func writeProviderData(items []reasoningItem) json.RawMessage {
-	if len(items) == 0 {
-		return nil
-	}
-	// Not escaping HTML, the items stay byte for byte as received.
-	b, _ := wire.Encode(map[string]providerData{providerDataKey: {Reasoning: items}})
-	return bytes.TrimSpace(b)
+	return false
 }
