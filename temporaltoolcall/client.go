@@ -3,8 +3,10 @@ package temporaltoolcall
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/toolcall-go/toolcall"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 )
@@ -20,6 +22,11 @@ var ErrPayloadTooLarge = errors.New("temporaltoolcall: payload too large")
 // not wait, and decisions that decide nothing or several things (Allow
 // with Deny, Arguments without Allow) are refused with an error before
 // they enter the history.
+//
+// A worker of the conversation's task queue applies the Update: with none
+// running, Decide waits for one until ctx ends, and then returns an error
+// that says so; the decisions may still be applied when a worker starts
+// (Pending tells).
 func Decide(ctx context.Context, c client.Client, workflowID, runID string, decisions map[string]toolcall.Decision) error {
 	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID:   workflowID,
@@ -28,16 +35,25 @@ func Decide(ctx context.Context, c client.Client, workflowID, runID string, deci
 		Args:         []any{decisions},
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
-	if err != nil {
-		return err
+	if err == nil {
+		err = h.Get(ctx, nil)
 	}
-	return h.Get(ctx, nil)
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("temporaltoolcall: Decide: no worker applied the decisions before the context ended (is a worker of the conversation's task queue running?): %w", err)
+	}
+	return err
 }
 
 // Pending returns the calls of a conversation that wait for a decision.
+// A worker of the conversation's task queue answers: with none running,
+// the query fails after the server's timeout (or when ctx ends) with an
+// error that says so.
 func Pending(ctx context.Context, c client.Client, workflowID, runID string) ([]toolcall.PendingCall, error) {
 	v, err := c.QueryWorkflow(ctx, workflowID, runID, QueryPending)
 	if err != nil {
+		if ctx.Err() != nil || errors.As(err, new(*serviceerror.DeadlineExceeded)) {
+			return nil, fmt.Errorf("temporaltoolcall: Pending: no worker answered (is a worker of the conversation's task queue running?): %w", err)
+		}
 		return nil, err
 	}
 	var out []toolcall.PendingCall

@@ -302,3 +302,27 @@ func TestContinueAsNewPast4MiB(t *testing.T) {
 	}
 	t.Logf("first run: %d bytes in %d events; %d runs: %d bytes for %d rounds (%d bytes a round)", size, len(first.Events), nruns, total, resp.Rounds, total/resp.Rounds)
 }
+
+// TestNoWorkerRunning: with no worker on the conversation's task queue,
+// Pending and Decide fail, when the server gives up or ctx ends, with an
+// error that says a worker is needed.
+func TestNoWorkerRunning(t *testing.T) {
+	c := dial(t)
+	id := fmt.Sprint("noworker-", time.Now().UnixNano())
+	start(t, c, id, "nobody-polls", engineInput("steps 1 0 0 transfer"))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := Pending(ctx, c, id, "")
+	if err == nil || !strings.Contains(err.Error(), "no worker answered (is a worker of the conversation's task queue running?)") {
+		t.Errorf("Pending: %v", err)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	err = Decide(ctx, c, id, "", map[string]toolcall.Decision{"c1": {Allow: true}})
+	if err == nil || !strings.Contains(err.Error(), "no worker applied the decisions before the context ended") {
+		t.Errorf("Decide: %v", err)
+	}
+	if err := c.TerminateWorkflow(context.Background(), id, "", "test over"); err != nil {
+		t.Fatal(err)
+	}
+}
