@@ -28,7 +28,10 @@
 // are in call order. returnDirect, the iteration limit (and
 // Input.AnswerAtLimit), cut replies (none of their calls runs), empty
 // answers (an error) and the session state (toolcall.SetState; the tools
-// of later rounds read it) hold as in Prompt.Call. Result maps a failed
+// of later rounds read it) hold as in Prompt.Call. A call that aborts the
+// conversation (toolcall.ErrFatal) ends it as in Prompt.Call too: the calls
+// of its round still running are cancelled and waited for, so that none
+// runs on, and the Response returned with the error records the round. Result maps a failed
 // conversation's error back to Call's sentinels (toolcall.ErrMaxIterations
 // and the others) and returns the Response so far with it. One difference:
 // a tool's toolcall.CallInfo.History ends with the reply holding only its

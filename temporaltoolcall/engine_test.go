@@ -2,6 +2,7 @@ package temporaltoolcall
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -324,5 +325,40 @@ func TestNoWorkerRunning(t *testing.T) {
 	}
 	if err := c.TerminateWorkflow(context.Background(), id, "", "test over"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAbortCancelsTheRound: on the real engine, a call that aborts the
+// conversation while another runs: the running call is cancelled, and the
+// conversation ends only once it has stopped, with ErrFatal and the whole
+// round recorded.
+func TestAbortCancelsTheRound(t *testing.T) {
+	c := dial(t)
+	runs := filepath.Join(t.TempDir(), "runs")
+	queue := "abort"
+	id := fmt.Sprint("abort-", time.Now().UnixNano())
+	startWorker(t, queue, runs)
+	run := start(t, c, id, queue, engineInput("abort 60000"))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	resp, err := Result(ctx, run)
+	if !errors.Is(err, toolcall.ErrFatal) {
+		t.Fatalf("error %v, want ErrFatal", err)
+	}
+	raw, rerr := os.ReadFile(runs)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if !strings.Contains(string(raw), "cancelled "+id+" c1") {
+		t.Errorf("when the conversation ended, the running call had not stopped; runs:\n%s", raw)
+	}
+	if resp == nil || len(resp.Executions) != 2 {
+		t.Fatalf("Response %+v, want the round's two executions", resp)
+	}
+	if e := resp.Executions[0]; e.Result != "tool call not executed: the request was aborted" {
+		t.Errorf("the cancelled call's record: %q", e.Result)
+	}
+	if e := resp.Executions[1]; e.Result != "tool fatal failed" {
+		t.Errorf("the aborting call's record: %q", e.Result)
 	}
 }

@@ -281,6 +281,7 @@ func engineWorker(runs string) *Worker {
 		select {
 		case <-time.After(sleep):
 		case <-ctx.Done():
+			record(ctx, "cancelled")
 			return "", ctx.Err()
 		}
 		record(ctx, "end")
@@ -290,6 +291,11 @@ func engineWorker(runs string) *Worker {
 	lookup := toolcall.MustFunc("lookup", "A step that only reads", run)
 	lookupTool := readOnly{lookup}
 	transfer := toolcall.MustFunc("transfer", "A step that needs approval", run, toolcall.WithNeedsApproval(true))
+	fatal := toolcall.MustFunc("fatal", "A step that ends the conversation", func(ctx context.Context, in engineArgs) (string, error) {
+		record(ctx, "start")
+		time.Sleep(time.Duration(in.SleepMS) * time.Millisecond)
+		return "", fmt.Errorf("disk gone: %w", toolcall.ErrFatal)
+	})
 	model := modelFunc(func(req *chat.Request) (*chat.Response, error) {
 		var first string
 		for _, m := range req.Messages {
@@ -300,6 +306,12 @@ func engineWorker(runs string) *Worker {
 		}
 		var n, sleep, pad int
 		var tool string
+		if _, err := fmt.Sscanf(first, "abort %d", &sleep); err == nil {
+			// One reply: a step that sleeps, and a call that aborts a
+			// second into it.
+			return calls(chat.ToolCall{ID: "c1", Name: "step", Arguments: []byte(fmt.Sprintf(`{"n":1,"sleep_ms":%d}`, sleep))},
+				chat.ToolCall{ID: "c2", Name: "fatal", Arguments: []byte(`{"n":2,"sleep_ms":1000}`)}), nil
+		}
 		if _, err := fmt.Sscanf(first, "steps %d %d %d %s", &n, &sleep, &pad, &tool); err != nil {
 			return nil, fmt.Errorf("%w: the script cannot read %q: %v", chat.ErrBadRequest, first, err)
 		}
@@ -317,7 +329,7 @@ func engineWorker(runs string) *Worker {
 	})
 	return &Worker{
 		Model:       model,
-		Tools:       []toolcall.Tool{step, lookupTool, transfer},
+		Tools:       []toolcall.Tool{step, lookupTool, transfer, fatal},
 		DecisionKey: testDecisionKey,
 		ToolContext: func(ctx context.Context, s Session) (toolcall.ToolContext, error) {
 			if s.Key != "tenant-7" {

@@ -366,7 +366,8 @@ func (c *conversation) run() (*toolcall.Response, error) {
 			return nil, c.fail(typeMaxIterations, nil, "%v: %s", toolcall.ErrMaxIterations, toolcalls.PastLimit(maxIter))
 		}
 		execs, err := c.round(round, hist, reply.Message, mr.Calls)
-		if err != nil {
+		ab := (*aborted)(nil)
+		if err != nil && !errors.As(err, &ab) {
 			return nil, err
 		}
 		hist = append(slices.Clip(hist), reply.Message)
@@ -387,6 +388,9 @@ func (c *conversation) run() (*toolcall.Response, error) {
 		}
 		resp.Executions = append(resp.Executions, execs...)
 		resp.History = hist
+		if ab != nil {
+			return nil, c.fail(typeFatal, nil, "%s", ab.msg)
+		}
 		if direct {
 			resp.ReturnedDirect = true
 			return resp, c.fits("the response", resp)
@@ -437,7 +441,7 @@ func or(d, def time.Duration) time.Duration {
 }
 
 // toolContext returns the activity options of a call, by its policy.
-func (c *conversation) toolContext(call chat.ToolCall, p callPolicy) workflow.Context {
+func (c *conversation) toolContext(ctx workflow.Context, call chat.ToolCall, p callPolicy) workflow.Context {
 	in := &c.in
 	retry, ok := in.Retry[call.Name]
 	if !ok {
@@ -454,9 +458,12 @@ func (c *conversation) toolContext(call chat.ToolCall, p callPolicy) workflow.Co
 	if p.Timeout > 0 {
 		timeout = p.Timeout + time.Minute // the tool's own timeout ends the call first
 	}
-	return workflow.WithActivityOptions(c.ctx, workflow.ActivityOptions{
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: timeout,
 		HeartbeatTimeout:    or(in.HeartbeatTimeout, DefaultHeartbeatTimeout),
+		// A call cancelled by an abort is over when its activity says so,
+		// so that none runs on after the conversation ended.
+		WaitForCancellation: true,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:    time.Second,
 			BackoffCoefficient: 2,
@@ -502,6 +509,8 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 		queue[i] = job{index: i}
 	}
 	var run []running
+	rctx, cancel := workflow.WithCancel(c.ctx)
+	defer cancel()
 	c.waiting = nil
 	defer func() { c.waiting = nil }()
 	timeout := c.in.DecisionTimeout
@@ -538,7 +547,7 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 			if j.index < len(policies) {
 				p = policies[j.index]
 			}
-			run = append(run, running{j.index, workflow.ExecuteActivity(c.toolContext(calls[j.index], p), ToolActivity, req)})
+			run = append(run, running{j.index, workflow.ExecuteActivity(c.toolContext(rctx, calls[j.index], p), ToolActivity, req)})
 		}
 		if len(run) == 0 && len(c.waiting) == 0 {
 			return execs, nil
@@ -578,6 +587,9 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 			err = c.finished(round, calls[r.index], r, execs)
 			return true
 		})
+		if ab := (*aborted)(nil); errors.As(err, &ab) {
+			return c.abort(round, calls, execs, run, cancel, ab)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -596,7 +608,7 @@ func (c *conversation) finished(round int, call chat.ToolCall, r running, execs 
 	}
 	if out.Abort != "" {
 		execs[r.index] = out.Execution
-		return c.fail(typeFatal, nil, "%s", out.Abort)
+		return &aborted{msg: out.Abort}
 	}
 	if out.Paused != "" {
 		c.waiting = append(c.waiting, &waiting{index: r.index, since: workflow.Now(c.ctx),
@@ -606,6 +618,47 @@ func (c *conversation) finished(round int, call chat.ToolCall, r running, execs 
 	out.Execution.Round = round
 	execs[r.index] = out.Execution
 	return nil
+}
+
+// An aborted round: a call's error ended the conversation (toolcall.ErrFatal,
+// or an error handler's error).
+type aborted struct{ msg string }
+
+func (a *aborted) Error() string { return a.msg }
+
+// abortVersion marks the change by which an abort cancels the round's
+// other calls, waits for them and keeps the round's record.
+const abortVersion = "abort-keeps-the-round"
+
+// abort ends the round a call aborted, as Prompt.Call does: the calls
+// still running are cancelled and waited for (none runs on), those that
+// finished keep their records, the others are recorded as not run, and
+// the Response that rides with the error holds the round.
+func (c *conversation) abort(round int, calls []chat.ToolCall, execs []toolcall.ToolExecution, run []running, cancel workflow.CancelFunc, ab *aborted) ([]toolcall.ToolExecution, error) {
+	if workflow.GetVersion(c.ctx, abortVersion, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return nil, c.fail(typeFatal, nil, "%s", ab.msg) // as histories recorded before the change did
+	}
+	cancel()
+	for _, r := range run {
+		var out toolOutcome
+		if err := r.f.Get(c.ctx, &out); err == nil && out.Paused == "" && out.Abort == "" {
+			out.Execution.Round = round
+			execs[r.index] = out.Execution
+		}
+	}
+	for i, e := range execs {
+		if e.Call.ID == "" { // queued, waiting, or cancelled before it finished
+			execs[i] = notRun(calls[i], round)
+		}
+	}
+	return execs, ab
+}
+
+// notRun is the record of a call that did not run because another call
+// aborted the round, as Prompt.Call records it.
+func notRun(call chat.ToolCall, round int) toolcall.ToolExecution {
+	return toolcall.ToolExecution{Call: call, Round: round, IsError: true,
+		Result: "tool call not executed: the request was aborted"}
 }
 
 // denied is the record of a call refused without running, told to the
