@@ -8,8 +8,19 @@
 //
 // For a compatible server, set BaseURL to its API root, e.g.
 // openai.Config{BaseURL: "http://localhost:8080/v1", Model: "qwen2.5"}; or
-// set OPENAI_BASE_URL. The key comes from Config.APIKey, else
+// set OPENAI_BASE_URL. A BaseURL copied with the endpoint,
+// ".../v1/chat/completions", is taken as meant; one that ends in another
+// API's endpoint (/responses, /messages) fails every request, unsent, with
+// an error that says what to set. The key comes from Config.APIKey, else
 // OPENAI_API_KEY; with neither, no Authorization header is sent.
+//
+// The package is tested against recordings of local servers (llama.cpp's
+// llama-server and Ollama's /v1, testdata/llamacpp and testdata/ollama-v1)
+// and of the real cloud API, testdata/cloud/openai-chat: api.openai.com
+// and Gemini's OpenAI-compatible endpoint, recorded by pydantic-ai's test
+// suite (MIT; see testdata/cloud/README.md). TestCloudRecordings replays
+// every one of them, builds each next request from this package's own
+// reply and compares it with the request the API accepted.
 //
 // # Requests
 //
@@ -23,10 +34,16 @@
 //
 // What a reply needs back in later requests goes back with it: an
 // assistant message's Reasoning as "reasoning_content" (DeepSeek's thinking
-// mode requires it during tool calls), and a tool call's ProviderData,
+// mode requires it during tool calls); a tool call's ProviderData,
 // when it is a JSON object, as the call's "extra_content" (Gemini's thought
-// signatures, {"google":{"thought_signature":"..."}}, cloudwego/eino#621).
-// Message.ProviderData is not sent.
+// signatures, {"google":{"thought_signature":"..."}}, cloudwego/eino#621);
+// and the "extra_content" and "thought_signature" an assistant message's
+// ProviderData holds, {"extra_content":{...},"thought_signature":"..."},
+// as fields of that message, where Gemini's endpoint put them in its reply.
+// Other keys of Message.ProviderData (another provider's data) are not
+// sent; ProviderData this package cannot send back (not valid JSON, an
+// extra_content that is no object, a thought_signature that is no string)
+// fails the request before it is sent.
 //
 // Tools become function tools with their input schema as "parameters" (an
 // empty or null schema becomes {"type":"object","properties":{}}, since
@@ -49,7 +66,13 @@
 //
 // The first choice becomes the reply: its text (a refusal is text too, and
 // content sent as an array of parts is joined), its tool calls, the finish
-// reason and the usage. Arguments are kept as the model wrote them; a
+// reason and the usage. Usage has prompt_tokens_details.cached_tokens as
+// CacheReadTokens and completion_tokens_details.reasoning_tokens as
+// ReasoningTokens; TotalTokens is the server's total_tokens (the sum of
+// prompt and completion when it sends none), even where it is larger than
+// that sum: Gemini's endpoint counts thinking there only, and
+// ReasoningTokens, part of CompletionTokens, is not made up from the
+// difference. Arguments are kept as the model wrote them; a
 // server that sends them as a JSON object instead of a string
 // (google/adk-go#1254) is read too, and empty or null arguments become
 // "{}". Missing call ids become "call_<index>" and a repeated id gets a
@@ -59,9 +82,11 @@
 // ([chat.FinishLength]) or filtered ([chat.FinishFiltered]),
 // whatever the server said; a Client does not run the calls of such a
 // reply ([toolcall.ErrReplyCut]). Reasoning text (reasoning_content, from
-// DeepSeek and llama.cpp's server) becomes Message.Reasoning, and a tool
+// DeepSeek and llama.cpp's server) becomes Message.Reasoning, a tool
 // call's extra_content object its ProviderData, which stays with the call
-// when the call is given an id.
+// when the call is given an id, and the message's own extra_content object
+// and thought_signature string (Gemini's thought signature when it is not
+// on a call) the message's ProviderData.
 //
 // # Streaming
 //
@@ -73,7 +98,9 @@
 // already in use starts a new call (some servers send all parallel calls
 // with index 0). A placeholder id "null" counts as no id. Reasoning
 // fragments are joined into the reply's Message.Reasoning and are not
-// yielded; a call keeps the first extra_content its fragments bring. The
+// yielded; a call keeps the first extra_content its fragments bring, and
+// the message the first extra_content and thought_signature of its
+// deltas. Usage comes in the last chunk, with "choices":[]. The
 // stream ends at "data: [DONE]"; a stream that ends without it is complete
 // if a finish_reason arrived, and otherwise an error wrapping
 // [chat.ErrBadResponse]. An error event ("error:" lines, "event: error",
@@ -86,7 +113,10 @@
 // HTTP status, the model and the server's message (never the raw body),
 // except [chat.ErrStreamStopped]. It wraps [chat.ErrUnauthorized]
 // (401, 403), [chat.ErrModelNotFound] (a 404 whose message names a
-// model), [chat.ErrRateLimited] (429), [chat.ErrServer] (5xx, and errors
+// model, and a 400 or 404 with code "model_not_found"),
+// [chat.ErrQuotaExceeded] (a 429 with code "insufficient_quota": no credit
+// left, which is not retried), [chat.ErrRateLimited] (other 429s),
+// [chat.ErrServer] (5xx, and errors
 // reported inside a 200 reply or a stream) or [chat.ErrBadRequest] (other
 // 4xx, requests that cannot be built, which are not sent, and a 404 page
 // or a 404 message about something else than a model, which means a wrong
@@ -122,9 +152,12 @@
 // A reply is read into memory, so its size is bounded: by
 // Config.MaxResponseBytes, 32 MiB when it is 0, which is millions of
 // tokens. For a reply that is not streamed the limit is on the body,
-// refused unread when its Content-Length is larger; for a stream, on the
-// text, reasoning and tool-call arguments it assembles, since the framing
-// of its events can be several times their size. A larger reply ends the
+// refused unread when its Content-Length is larger; for a stream, on what
+// it assembles, since the framing of its events can be several times its
+// size: text, reasoning, and the calls' ids, names, arguments and
+// extra_content, the message's extra_content and thought_signature, and
+// 128 bytes for each call (about what it takes in memory), so that the
+// number of calls is bounded too. A larger reply ends the
 // call with an error wrapping [chat.ErrBadResponse] that names the limit,
 // and reading it took memory for about the limit, not for the whole
 // body. A negative Config.MaxResponseBytes, such as [toolcall.NoLimit],
@@ -154,7 +187,7 @@
 // error too.
 //
 // The retries are around this package's own sending of the request (see
-// go-openai below), not in an http.RoundTripper: a round trip also ends at
+// Libraries below), not in an http.RoundTripper: a round trip also ends at
 // the headers, but a transport wrapped around Config.HTTPClient would have
 // to replay request bodies and read statuses again, and could not report
 // the number of attempts in the error.
@@ -179,7 +212,32 @@
 //	tr.MaxIdleConnsPerHost = 256 // at least the calls you run at a time
 //	model := openai.New(openai.Config{Model: "gpt-4o-mini", HTTPClient: &http.Client{Transport: tr}})
 //
-// # go-openai
+// # What the cloud recordings show
+//
+// A client of the real API must survive what testdata/cloud/openai-chat
+// holds, and this package reads all of it: an "obfuscation" string of
+// random length on every chunk; a first chunk with "role":"assistant" and
+// "content":null (the first call's first fragment may ride in it); "usage":
+// null on every chunk but the last, which has "choices":[]; a call without
+// arguments streamed as "" then "{}"; parallel calls streamed one after
+// the other, index 0 then 1; "content":null next to tool_calls,
+// "refusal":null and "annotations":[] in replies; error bodies whose
+// "code" is a string or null. Gemini's endpoint sends a call with "id":
+// "", which gets "call_<index>" (the recorded client sent an id of its
+// own, which the API accepted), its thought signature on the message, and
+// a total_tokens larger than prompt plus completion.
+//
+// # Libraries
+//
+// The package speaks HTTP with net/http and JSON with encoding/json,
+// through the module's internal/httpline (requests, retries, errors,
+// server-sent events) and its own request and reply types. From
+// github.com/sashabaranov/go-openai it takes only APIError, to read the
+// message of OpenAI's error bodies (which may be a list); the official SDK,
+// github.com/openai/openai-go/v3, is used only by the tests. Both are
+// compared in the tests: BenchmarkRound runs the same round through this
+// package, the SDK and go-openai, and TestGoOpenAILimitations pins what
+// made this package not use go-openai's types and Client.
 //
 // The request body and the reply are this package's own types, with only
 // the fields it sends and reads. go-openai's request type loses
@@ -199,6 +257,6 @@
 // requests by model name before sending them. Decoding the body once,
 // with types that accept both forms of arguments, is simpler than
 // intercepting its transport to repair responses, and no slower
-// (BenchmarkRound compares the two). TestGoOpenAILimitations pins these
+// (BenchmarkRound compares them). TestGoOpenAILimitations pins these
 // behaviours, so an upgrade that fixes them shows.
 package openai

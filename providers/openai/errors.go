@@ -25,7 +25,16 @@ const apiName = "Chat Completions"
 func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []byte) {
 	msg := serverMessage(body)
 	pe.Message = msg
+	code := errorCode(body)
 	switch {
+	case (resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusNotFound) && code == "model_not_found":
+		// OpenAI says so in the code, with 404 on Chat Completions and
+		// 400 on the Responses API; a proxy may pass either on.
+		pe.Err = chat.ErrModelNotFound
+	case resp.StatusCode == http.StatusTooManyRequests && code == "insufficient_quota":
+		// No credit left: waiting does not help, so it is no rate limit
+		// and is not retried.
+		pe.Err = chat.ErrQuotaExceeded
 	case resp.StatusCode == http.StatusBadRequest && noToolPhrases.In(msg):
 		pe.Err = chat.ErrToolsNotSupported
 	case resp.StatusCode == http.StatusNotFound && len(bytes.TrimSpace(body)) == 0:
@@ -114,6 +123,28 @@ func serverMessage(body []byte) string {
 	}
 	for _, raw := range []json.RawMessage{shape.Error, shape.Message, shape.Detail} {
 		if s := messageText(raw); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// errorCode returns the code of an OpenAI error body,
+// {"error": {"code": "...", "type": "..."}}: the code when it is a string,
+// else the type ("insufficient_quota" is both), else "".
+func errorCode(body []byte) string {
+	var shape struct {
+		Error struct {
+			Code json.RawMessage `json:"code"`
+			Type json.RawMessage `json:"type"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &shape) != nil {
+		return ""
+	}
+	for _, raw := range []json.RawMessage{shape.Error.Code, shape.Error.Type} {
+		var s string
+		if json.Unmarshal(raw, &s) == nil && s != "" {
 			return s
 		}
 	}

@@ -83,6 +83,7 @@ func checkReply(t *testing.T, resp *chat.Response, err error) {
 // tool-call assembly: the result is a reply or an error, never a panic,
 // and a reply is what the deltas add up to.
 func FuzzStream(f *testing.F) {
+	addCloudSeeds(f, ".response.sse.txt")
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var deltas []chat.Delta
 		resp, err := fuzzModel(http.StatusOK, "text/event-stream", body).Stream(context.Background(), fuzzRequest,
@@ -105,6 +106,7 @@ func FuzzStream(f *testing.F) {
 // FuzzResponse feeds arbitrary response bodies to Chat, with a success
 // status and with error statuses.
 func FuzzResponse(f *testing.F) {
+	addCloudSeeds(f, ".response.json")
 	f.Fuzz(func(t *testing.T, body []byte) {
 		resp, err := fuzzModel(http.StatusOK, "application/json", body).Chat(context.Background(), fuzzRequest)
 		checkReply(t, resp, err)
@@ -123,7 +125,13 @@ func FuzzResponse(f *testing.F) {
 			// An empty 404 names no cause: the endpoint or the model may be missing.
 			emptyNotFound := status == http.StatusNotFound && len(bytes.TrimSpace(body)) == 0 && pe.Err == nil
 			want := httpline.StatusError(status)
-			if status == http.StatusNotFound && !httpline.NamesModel(pe.Message) {
+			code := fuzzErrorCode(body)
+			switch {
+			case (status == http.StatusBadRequest || status == http.StatusNotFound) && code == "model_not_found":
+				want = chat.ErrModelNotFound
+			case status == http.StatusTooManyRequests && code == "insufficient_quota":
+				want = chat.ErrQuotaExceeded
+			case status == http.StatusNotFound && !httpline.NamesModel(pe.Message):
 				want = chat.ErrBadRequest // a 404 that does not say the model is missing is a wrong URL
 			}
 			if !emptyNotFound && !errors.Is(err, want) && !errors.Is(err, chat.ErrToolsNotSupported) {
@@ -132,6 +140,41 @@ func FuzzResponse(f *testing.F) {
 			providertest.CheckNoKey(t, err, testKey)
 		}
 	})
+}
+
+// fuzzErrorCode is the code of an OpenAI error body, or its type when
+// the code is no string, as the error's sentinel reads them.
+func fuzzErrorCode(body []byte) string {
+	var e struct {
+		Error struct {
+			Code, Type any
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &e) != nil {
+		return ""
+	}
+	if s, ok := e.Error.Code.(string); ok && s != "" {
+		return s
+	}
+	s, _ := e.Error.Type.(string)
+	return s
+}
+
+// addCloudSeeds adds the recorded bodies of the real API
+// (testdata/cloud/openai-chat) whose file names end in suffix as seeds:
+// streams for FuzzStream, JSON replies and error bodies for FuzzResponse.
+func addCloudSeeds(f *testing.F, suffix string) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "cloud", cloudAPI, "*", "*"+suffix))
+	if err != nil || len(paths) == 0 {
+		f.Fatalf("no cloud recordings *%s: %v", suffix, err)
+	}
+	for _, p := range paths {
+		body, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(body)
+	}
 }
 
 // checkReplayable sends the reply back as the next request's history, as
@@ -150,7 +193,9 @@ func checkReplayable(t *testing.T, resp *chat.Response) {
 	}
 	var body struct {
 		Messages []struct {
-			ReasoningContent string `json:"reasoning_content"`
+			ReasoningContent string          `json:"reasoning_content"`
+			ExtraContent     json.RawMessage `json:"extra_content"`
+			ThoughtSignature json.RawMessage `json:"thought_signature"`
 			ToolCalls        []struct {
 				ID       string `json:"id"`
 				Function struct {
@@ -166,6 +211,18 @@ func checkReplayable(t *testing.T, resp *chat.Response) {
 	last := body.Messages[len(body.Messages)-1]
 	if last.ReasoningContent != resp.Message.Reasoning {
 		t.Fatalf("replayed reasoning %q, reply has %q", last.ReasoningContent, resp.Message.Reasoning)
+	}
+	var kept struct {
+		ExtraContent     json.RawMessage `json:"extra_content"`
+		ThoughtSignature json.RawMessage `json:"thought_signature"`
+	}
+	if data := resp.Message.ProviderData; data != nil {
+		if err := json.Unmarshal(data, &kept); err != nil {
+			t.Fatalf("reply's ProviderData %s: %v", data, err)
+		}
+	}
+	if !jsonEqual(last.ExtraContent, kept.ExtraContent) || !jsonEqual(last.ThoughtSignature, kept.ThoughtSignature) {
+		t.Fatalf("replayed message fields %s %s, reply's ProviderData %s", last.ExtraContent, last.ThoughtSignature, resp.Message.ProviderData)
 	}
 	calls := last.ToolCalls
 	if len(calls) != len(resp.Message.ToolCalls) {
@@ -204,6 +261,7 @@ var fuzzSeeds = map[string]map[string]string{
 		"seed_usage_only":               "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2}}\n\ndata: [DONE]\n\n",
 		"seed_other_choice_index":       "data: {\"choices\":[{\"index\":1,\"delta\":{\"content\":\"no\"}},{\"index\":0,\"delta\":{\"content\":\"yes\"},\"finish_reason\":\"stop\"}]}\n\n",
 		"seed_extra_content_fragments":  "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"hm\",\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"now\"}},{\"index\":1,\"extra_content\":\"x\"}]}}]}\n\ndata: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"extra_content\":{\"a\":[1, 2]}},{\"index\":0,\"extra_content\":{\"b\":1}}]},\"finish_reason\":\"tool_calls\"}]}\n",
+		"seed_message_signature":        "data: {\"choices\":[{\"delta\":{\"content\":\"a\",\"extra_content\":{\"google\":{\"thought_signature\":\"s\"}},\"thought_signature\":\"s\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"extra_content\":[1],\"thought_signature\":7},\"finish_reason\":\"stop\"}]}\n",
 		"seed_negative_and_large_index": "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":-1,\"function\":{\"name\":\"now\"}},{\"index\":9223372036854775807,\"function\":{\"name\":\"now\"}}]},\"finish_reason\":\"tool_calls\"}]}\n",
 	},
 	"FuzzResponse": {

@@ -69,7 +69,7 @@ func TestReplyIDs(t *testing.T) {
 func TestAddFragment(t *testing.T) {
 	t.Parallel()
 	idx := func(i int) *int { return &i }
-	var a assembler
+	a := assembler{limit: -1}
 	steps := []struct {
 		c    wireCall
 		pos  int

@@ -27,6 +27,12 @@ type Config struct {
 	// "http://localhost:11434/v1" for Ollama. Requests go to
 	// BaseURL + "/chat/completions". Empty means $OPENAI_BASE_URL, read by
 	// [New], else [DefaultBaseURL].
+	//
+	// A BaseURL that already ends in /chat/completions is taken as meant:
+	// that suffix is dropped. One that ends in /responses (OpenAI's
+	// Responses API) or /messages (Anthropic's Messages API) is another
+	// API: every request fails, without being sent, with an error wrapping
+	// [chat.ErrBadRequest] that says what to set instead.
 	BaseURL string
 	// APIKey is sent as "Authorization: Bearer APIKey". Empty means
 	// $OPENAI_API_KEY, read by [New]; if that is empty too, no
@@ -51,8 +57,10 @@ type Config struct {
 	// retries off.
 	MaxRetries int
 	// MaxResponseBytes bounds a reply: the body of a reply that is not
-	// streamed, and the text, reasoning and tool-call arguments a stream
-	// assembles. A larger reply ends the call with an error that wraps
+	// streamed, and what a stream assembles: text, reasoning, tool calls
+	// (their ids, names, arguments and extra_content, and their number)
+	// and the message's own fields (see "Response limit" in the package
+	// documentation). A larger reply ends the call with an error that wraps
 	// [chat.ErrBadResponse] and names the limit. 0 means 32 MiB; a
 	// negative value, such as [toolcall.NoLimit], removes the limit. Each
 	// line of a stream is bounded to 16 MiB whatever this limit.
@@ -77,6 +85,9 @@ type Model struct {
 	ep    httpline.Endpoint // URL is base + "/chat/completions"
 	base  string
 	model string
+	// baseErr, when set, says why BaseURL cannot be used; every request
+	// fails with it.
+	baseErr string
 	// completionTokens sends Options.MaxTokens as max_completion_tokens,
 	// which OpenAI requires of its reasoning models; compatible servers
 	// know max_tokens.
@@ -92,11 +103,12 @@ var (
 // for the fields cfg leaves empty and does no I/O: an unreachable server,
 // a bad key or an unknown model is reported by the first request.
 func New(cfg Config) *Model {
-	base := strings.TrimRight(httpline.Setting(cfg.BaseURL, "OPENAI_BASE_URL", DefaultBaseURL), "/")
+	base, baseErr := apiRoot(strings.TrimRight(httpline.Setting(cfg.BaseURL, "OPENAI_BASE_URL", DefaultBaseURL), "/"))
 	key := httpline.Setting(cfg.APIKey, "OPENAI_API_KEY", "")
 	m := &Model{
 		base:             base,
 		model:            cfg.Model,
+		baseErr:          baseErr,
 		completionTokens: isOpenAI(base),
 	}
 	header := http.Header{}
@@ -119,6 +131,38 @@ func New(cfg Config) *Model {
 		Unreachable: "cannot connect to " + base + "; is the server running?",
 	}
 	return m
+}
+
+// apiRoot returns the API root a BaseURL stands for: base without a
+// trailing /chat/completions, which users copy from the API's reference
+// with the endpoint. For a BaseURL that ends in another API's endpoint it
+// also returns why it cannot be used and what to set instead, since
+// appending /chat/completions to it would end in a 404 that reads like a
+// missing model.
+func apiRoot(base string) (root, problem string) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base, "" // reported by the first request, as any invalid URL
+	}
+	path := strings.TrimRight(u.Path, "/")
+	if strings.HasSuffix(path, "/chat/completions") {
+		u.Path = strings.TrimSuffix(path, "/chat/completions")
+		u.RawPath = ""
+		return strings.TrimRight(u.String(), "/"), ""
+	}
+	for _, other := range []struct{ suffix, api, pkg string }{
+		{"/responses", "OpenAI's Responses API", "providers/openairesponses"},
+		{"/messages", "Anthropic's Messages API", "providers/anthropic"},
+	} {
+		if strings.HasSuffix(path, other.suffix) {
+			u.Path = strings.TrimSuffix(path, other.suffix)
+			u.RawPath = ""
+			return base, "BaseURL " + base + " ends in " + other.suffix + ", the endpoint of " + other.api +
+				"; this package speaks Chat Completions: set BaseURL to the API root, " + u.String() +
+				", to which it adds /chat/completions, or use " + other.pkg
+		}
+	}
+	return base, ""
 }
 
 // isOpenAI reports whether base is OpenAI's own API.

@@ -117,17 +117,43 @@ func (a *assembler) addChunk(chunk *chatChunk, yield func(chat.Delta) bool) bool
 			return false
 		}
 		a.reasoning = httpline.AppendText(a.reasoning, string(r.ReasoningContent), a.limit)
+		if !a.keepMessageFields(r) {
+			return false
+		}
 		for j := range r.ToolCalls {
-			if !a.take(len(r.ToolCalls[j].Function.Arguments)) {
+			d, ok := a.addFragment(j, &r.ToolCalls[j])
+			if a.tooLarge() {
 				return false
 			}
-			if d, ok := a.addFragment(j, &r.ToolCalls[j]); ok && !yield(chat.Delta{ToolCall: &d}) {
+			if ok && !yield(chat.Delta{ToolCall: &d}) {
 				return false
 			}
 		}
 		if c.FinishReason != "" {
 			a.finish = c.FinishReason
 		}
+	}
+	return true
+}
+
+// keepMessageFields keeps the first extra_content object and the first
+// thought_signature string the message's deltas bring, as Chat keeps them
+// from a whole message. It returns false when they grow the reply past its
+// limit.
+func (a *assembler) keepMessageFields(r *wireResponse) bool {
+	if a.extra == nil {
+		if e := extraContent(r.ExtraContent); e != nil {
+			if !a.take(len(e)) {
+				return false
+			}
+			a.extra = e
+		}
+	}
+	if a.signature == nil && len(r.ThoughtSignature) > 0 && r.ThoughtSignature[0] == '"' {
+		if !a.take(len(r.ThoughtSignature)) {
+			return false
+		}
+		a.signature = r.ThoughtSignature
 	}
 	return true
 }

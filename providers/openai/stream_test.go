@@ -47,7 +47,7 @@ func TestStream(t *testing.T) {
 			want: &chat.Response{
 				Message:      chat.AssistantMessage("Hello! How can I help you?"),
 				FinishReason: chat.FinishStop,
-				Usage:        chat.Usage{PromptTokens: 37, CompletionTokens: 9, TotalTokens: 46},
+				Usage:        chat.Usage{PromptTokens: 37, CompletionTokens: 9, TotalTokens: 46, CacheReadTokens: 21},
 				Model:        "tiny-toolcaller",
 			},
 		},
@@ -78,7 +78,7 @@ func TestStream(t *testing.T) {
 			want: &chat.Response{
 				Message:      chat.AssistantMessage("The weather is warm."),
 				FinishReason: chat.FinishStop,
-				Usage:        chat.Usage{PromptTokens: 358, CompletionTokens: 6, TotalTokens: 364},
+				Usage:        chat.Usage{PromptTokens: 358, CompletionTokens: 6, TotalTokens: 364, CacheReadTokens: 357},
 				Model:        "tiny-toolcaller",
 			},
 		},

@@ -14,7 +14,8 @@ import (
 
 // chatRequest is the body of POST /chat/completions, with the fields this
 // package sends and no others (toolcalltest.WireJSON renders the same
-// bytes). Temperature and top_p
+// bytes, but for the fields a message's ProviderData adds). Temperature
+// and top_p
 // are pointers, so that a temperature of 0, the usual setting for tool
 // calling, is sent.
 type chatRequest struct {
@@ -68,6 +69,11 @@ type wireMessage struct {
 	ReasoningContent string         `json:"reasoning_content,omitempty"`
 	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
 	ToolCallID       string         `json:"tool_call_id,omitempty"`
+	// ExtraContent and ThoughtSignature go back as the reply had them:
+	// Gemini's OpenAI-compatible endpoint puts a thought signature on the
+	// message, in both fields, when it is not on a call.
+	ExtraContent     json.RawMessage `json:"extra_content,omitempty"`
+	ThoughtSignature json.RawMessage `json:"thought_signature,omitempty"`
 }
 
 // wireToolCall is a replayed tool call, with extra_content, where Gemini's
@@ -98,6 +104,9 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	invalid := func(format string, args ...any) ([]byte, string, error) {
 		return nil, model, m.ep.BadRequest(model, fmt.Sprintf(format, args...))
 	}
+	if m.baseErr != "" {
+		return invalid("%s", m.baseErr)
+	}
 
 	wr := chatRequest{Model: model, Stream: stream}
 	wr.Messages = make([]wireMessage, len(req.Messages))
@@ -113,6 +122,11 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		}
 		if msg.Role == chat.RoleAssistant {
 			wm.ReasoningContent = msg.Reasoning
+			kept, err := keptFields(msg.ProviderData)
+			if err != nil {
+				return invalid("message %d: %v", i, err)
+			}
+			wm.ExtraContent, wm.ThoughtSignature = kept.ExtraContent, kept.ThoughtSignature
 		}
 		if len(msg.ToolCalls) > 0 {
 			wm.ToolCalls = make([]wireToolCall, len(msg.ToolCalls))
@@ -189,6 +203,59 @@ func extraContent(data json.RawMessage) json.RawMessage {
 	return nil
 }
 
+// messageFields are the fields of a reply's message that go back with it
+// in later requests. Message.ProviderData holds them as this JSON object,
+// {"extra_content":{...},"thought_signature":"..."}, the shape the reply
+// had.
+type messageFields struct {
+	ExtraContent     json.RawMessage `json:"extra_content,omitempty"`
+	ThoughtSignature json.RawMessage `json:"thought_signature,omitempty"`
+}
+
+// providerData returns the message's ProviderData for the kept fields
+// extra (an object) and sig (a string), or nil when there are none.
+func providerData(extra, sig json.RawMessage) json.RawMessage {
+	f := messageFields{ExtraContent: extraContent(extra)}
+	if t := bytes.TrimSpace(sig); len(t) > 0 && t[0] == '"' {
+		f.ThoughtSignature = t
+	}
+	if f.ExtraContent == nil && f.ThoughtSignature == nil {
+		return nil
+	}
+	data, err := json.Marshal(f)
+	if err != nil { // not valid JSON; the decoder let it through as raw bytes
+		return nil
+	}
+	return data
+}
+
+// keptFields reads the fields providerData kept from a message's
+// ProviderData. Data that is no JSON object, or an object without those
+// keys (another provider's), holds none; an object that does not parse, or
+// whose kept fields have the wrong type, is an error.
+func keptFields(data json.RawMessage) (messageFields, error) {
+	var f messageFields
+	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
+		return f, nil
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return f, fmt.Errorf("ProviderData is not a valid JSON object: %v", err)
+	}
+	if f.ExtraContent != nil && extraContent(f.ExtraContent) == nil && string(f.ExtraContent) != "null" {
+		return f, fmt.Errorf("ProviderData: extra_content is %s, want an object", jsonnode.Kind(f.ExtraContent[0]))
+	}
+	if t := f.ThoughtSignature; t != nil && t[0] != '"' && string(t) != "null" {
+		return f, fmt.Errorf("ProviderData: thought_signature is %s, want a string", jsonnode.Kind(t[0]))
+	}
+	if string(f.ExtraContent) == "null" {
+		f.ExtraContent = nil
+	}
+	if string(f.ThoughtSignature) == "null" {
+		f.ThoughtSignature = nil
+	}
+	return f, nil
+}
+
 // A serverReply is what the server sends back: a reply that is not streamed
 // (chatResponse), or one event of a stream (chatChunk); they differ in
 // their choices. Their types are lenient where servers differ; see text
@@ -222,9 +289,35 @@ type chunkChoice struct {
 }
 
 type wireUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	TotalTokens         int `json:"total_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	CompletionTokensDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
+}
+
+// usage returns u as chat reads it. TotalTokens is the server's
+// total_tokens, which Gemini's endpoint makes larger than prompt plus
+// completion, since it counts thinking there only; it is the sum when the
+// server sends no total. ReasoningTokens is only what
+// completion_tokens_details reports, part of CompletionTokens, and is not
+// inferred from such a difference.
+func (u *wireUsage) usage() chat.Usage {
+	c := chat.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	if c.TotalTokens == 0 {
+		c.TotalTokens = u.PromptTokens + u.CompletionTokens
+	}
+	if d := u.PromptTokensDetails; d != nil {
+		c.CacheReadTokens = d.CachedTokens
+	}
+	if d := u.CompletionTokensDetails; d != nil {
+		c.ReasoningTokens = d.ReasoningTokens
+	}
+	return c
 }
 
 type wireResponse struct {
@@ -234,16 +327,22 @@ type wireResponse struct {
 	// and of llama.cpp's server with thinking models.
 	ReasoningContent text       `json:"reasoning_content"`
 	ToolCalls        []wireCall `json:"tool_calls"`
+	// ExtraContent and ThoughtSignature are where Gemini's
+	// OpenAI-compatible endpoint puts the message's thought signature.
+	ExtraContent     json.RawMessage `json:"extra_content"`
+	ThoughtSignature json.RawMessage `json:"thought_signature"`
 }
 
 func (r *wireResponse) empty() bool {
-	return r.Content == "" && r.Refusal == "" && r.ReasoningContent == "" && len(r.ToolCalls) == 0
+	return r.Content == "" && r.Refusal == "" && r.ReasoningContent == "" && len(r.ToolCalls) == 0 &&
+		r.ExtraContent == nil && r.ThoughtSignature == nil
 }
 
 // message returns the reply's message: every element of tool_calls is a
 // call, whatever its index says.
 func (r *wireResponse) message() chat.Message {
-	msg := chat.Message{Role: chat.RoleAssistant, Content: string(r.Content + r.Refusal), Reasoning: string(r.ReasoningContent)}
+	msg := chat.Message{Role: chat.RoleAssistant, Content: string(r.Content + r.Refusal), Reasoning: string(r.ReasoningContent),
+		ProviderData: providerData(r.ExtraContent, r.ThoughtSignature)}
 	if len(r.ToolCalls) > 0 {
 		msg.ToolCalls = make([]chat.ToolCall, len(r.ToolCalls))
 		for i := range r.ToolCalls {
@@ -313,13 +412,24 @@ type assembler struct {
 	slots map[int]int
 	// early holds extra_content that came before anything else of its call,
 	// by index: it alone does not make a call.
-	early  map[int]json.RawMessage
-	finish string
-	usage  *wireUsage
-	// size counts the bytes of text, reasoning and arguments a stream
-	// brought, for limit, the response limit (negative: none).
+	early map[int]json.RawMessage
+	// extra and signature are the message's extra_content and
+	// thought_signature, kept as its ProviderData.
+	extra, signature json.RawMessage
+	finish           string
+	usage            *wireUsage
+	// size counts what the reply keeps of a stream, for limit, the
+	// response limit (negative: none): the bytes of text, reasoning,
+	// arguments, ids, names and kept extra_content, and callCost for each
+	// call, so that the number of calls is bounded too.
 	size, limit int64
 }
+
+// callCost is what a streamed call counts against the response limit
+// besides its bytes: about the memory it takes in the reply and its
+// index, so that a stream of many empty calls is bounded like one long
+// text.
+const callCost = 128
 
 // addFragment merges a streamed fragment of a tool call, at position pos in
 // its chunk, into the call it continues, or starts a new call. Fragments
@@ -343,11 +453,17 @@ func (a *assembler) addFragment(pos int, c *wireCall) (chat.ToolCallDelta, bool)
 	if !ok {
 		if id == "" && c.Function.Name == "" && len(c.Function.Arguments) == 0 {
 			if extra != nil && a.early[k] == nil {
+				if !a.take(callCost + len(extra)) {
+					return chat.ToolCallDelta{}, false
+				}
 				if a.early == nil {
 					a.early = make(map[int]json.RawMessage)
 				}
 				a.early[k] = extra
 			}
+			return chat.ToolCallDelta{}, false
+		}
+		if !a.take(callCost) {
 			return chat.ToolCallDelta{}, false
 		}
 		if a.slots == nil {
@@ -360,13 +476,25 @@ func (a *assembler) addFragment(pos int, c *wireCall) (chat.ToolCallDelta, bool)
 	p := &a.calls[i]
 	d := chat.ToolCallDelta{Index: i, Arguments: string(c.Function.Arguments)}
 	if p.ID == "" && id != "" {
+		if !a.take(len(id)) {
+			return chat.ToolCallDelta{}, false
+		}
 		p.ID, d.ID = id, id
 	}
 	if p.Name == "" && c.Function.Name != "" {
+		if !a.take(len(c.Function.Name)) {
+			return chat.ToolCallDelta{}, false
+		}
 		p.Name, d.Name = c.Function.Name, c.Function.Name
 	}
-	if p.ProviderData == nil {
+	if p.ProviderData == nil && extra != nil {
+		if !a.take(len(extra)) {
+			return chat.ToolCallDelta{}, false
+		}
 		p.ProviderData = extra
+	}
+	if !a.take(len(c.Function.Arguments)) {
+		return chat.ToolCallDelta{}, false
 	}
 	p.Arguments = append(p.Arguments, c.Function.Arguments...)
 	return d, d.ID != "" || d.Name != "" || d.Arguments != ""
@@ -384,7 +512,8 @@ func callID(id string) string {
 // response builds the reply the chunks brought.
 func (a *assembler) response() *chat.Response {
 	finishCalls(a.calls)
-	msg := chat.Message{Role: chat.RoleAssistant, Content: string(a.content), Reasoning: string(a.reasoning), ToolCalls: a.calls}
+	msg := chat.Message{Role: chat.RoleAssistant, Content: string(a.content), Reasoning: string(a.reasoning), ToolCalls: a.calls,
+		ProviderData: providerData(a.extra, a.signature)}
 	return newResponse(a.model, msg, a.usage, a.finish)
 }
 
@@ -406,10 +535,7 @@ func finishCalls(calls []chat.ToolCall) {
 func newResponse(model string, msg chat.Message, u *wireUsage, finish string) *chat.Response {
 	r := &chat.Response{Message: msg, Model: model}
 	if u != nil {
-		r.Usage = chat.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
-		if r.Usage.TotalTokens == 0 {
-			r.Usage.TotalTokens = u.PromptTokens + u.CompletionTokens
-		}
+		r.Usage = u.usage()
 	}
 	r.FinishReason = finishReason(finish, len(msg.ToolCalls) > 0)
 	return r
