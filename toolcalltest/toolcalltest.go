@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -267,8 +268,10 @@ func clone(req *chat.Request) *chat.Request {
 //
 // As the provider does, it sends an assistant message without text but
 // with tool calls with "content":null, empty or null arguments as "{}",
-// Reasoning as "reasoning_content" and a call's ProviderData (when a JSON
-// object) as its "extra_content"; it leaves out ToolName and IsError, an
+// Reasoning as "reasoning_content", a call's ProviderData (when a JSON
+// object) as its "extra_content" and a message's (an object with
+// extra_content or thought_signature, as Gemini's OpenAI-compatible
+// endpoint sends them) as the message's fields; it leaves out ToolName and IsError, an
 // empty input schema becomes {"type":"object","properties":{}}, and
 // tool_choice and parallel_tool_calls are sent only with tools. The keys
 // of Options.Extra are added at the top level, except those the body
@@ -304,6 +307,11 @@ type (
 		ReasoningContent string     `json:"reasoning_content,omitempty"`
 		ToolCalls        []wireCall `json:"tool_calls,omitempty"`
 		ToolCallID       string     `json:"tool_call_id,omitempty"`
+		// An assistant message's ProviderData, when it is the object
+		// {"extra_content":{...},"thought_signature":"..."} that Gemini's
+		// OpenAI-compatible endpoint put on a reply.
+		ExtraContent     json.RawMessage `json:"extra_content,omitempty"`
+		ThoughtSignature json.RawMessage `json:"thought_signature,omitempty"`
 	}
 	wireCall struct {
 		ID       string `json:"id,omitempty"`
@@ -353,6 +361,9 @@ func wireJSON(req *chat.Request) ([]byte, error) {
 			out.ToolCallID = m.ToolCallID
 		case chat.RoleAssistant:
 			out.ReasoningContent = m.Reasoning
+			if err := messageFields(m.ProviderData, out); err != nil {
+				return nil, fmt.Errorf("message %d: %w", i, err)
+			}
 		}
 		for _, c := range m.ToolCalls {
 			w := wireCall{ID: c.ID, Type: "function"}
@@ -393,6 +404,38 @@ func wireJSON(req *chat.Request) ([]byte, error) {
 		return nil, err
 	}
 	return wire.AddExtra(out, o.Extra, wireReserved)
+}
+
+// messageFields renders an assistant message's ProviderData as the
+// provider does: an object's extra_content (an object) and
+// thought_signature (a string) go on the message; other data, or an
+// object without those keys, adds nothing; those keys of another type
+// are an error.
+func messageFields(data json.RawMessage, out *wireMessage) error {
+	t := bytes.TrimSpace(data)
+	if len(t) == 0 || t[0] != '{' {
+		return nil
+	}
+	var f struct {
+		ExtraContent     json.RawMessage `json:"extra_content"`
+		ThoughtSignature json.RawMessage `json:"thought_signature"`
+	}
+	if err := json.Unmarshal(t, &f); err != nil {
+		return fmt.Errorf("ProviderData is not a valid JSON object: %v", err)
+	}
+	if e := f.ExtraContent; e != nil && string(e) != "null" {
+		if e[0] != '{' {
+			return errors.New("ProviderData: extra_content is not an object")
+		}
+		out.ExtraContent = e
+	}
+	if s := f.ThoughtSignature; s != nil && string(s) != "null" {
+		if s[0] != '"' {
+			return errors.New("ProviderData: thought_signature is not a string")
+		}
+		out.ThoughtSignature = s
+	}
+	return nil
 }
 
 // CheckHistory reports why msgs could not be sent to a model again, or nil:

@@ -14,10 +14,8 @@ import (
 
 // chatRequest is the body of POST /chat/completions, with the fields this
 // package sends and no others (toolcalltest.WireJSON renders the same
-// bytes, but for the fields a message's ProviderData adds). Temperature
-// and top_p
-// are pointers, so that a temperature of 0, the usual setting for tool
-// calling, is sent.
+// bytes). Temperature and top_p are pointers, so that a temperature of 0,
+// the usual setting for tool calling, is sent.
 type chatRequest struct {
 	Model               string         `json:"model"`
 	MaxTokens           int            `json:"max_tokens,omitempty"`

@@ -113,6 +113,14 @@ func TestWireJSONMatchesProvider(t *testing.T) {
 			// Reasoning is sent only with assistant messages.
 			{Role: chat.RoleUser, Content: "And tomorrow?", Reasoning: "ignored"},
 		}}},
+		{name: "message thought signature", req: &chat.Request{Tools: weather, Messages: []chat.Message{
+			askParis,
+			// Gemini's OpenAI-compatible endpoint signs the message, not
+			// the call, and wants both fields back on it.
+			{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{paris},
+				ProviderData: json.RawMessage(`{"extra_content":{"google":{"thought_signature":"CiQB+/w=="}},"thought_signature":"CiQB+/w=="}`)},
+			chat.ToolMessage(paris, "sunny"),
+		}}},
 		{name: "tool context", req: toolContextRequest(t)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
