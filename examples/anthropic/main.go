@@ -8,7 +8,9 @@
 // server prints what it receives: note that the call goes back as a
 // tool_use block with its id, and its result as a tool_result block in the
 // next user turn. With -stream the call's arguments arrive as
-// input_json_delta fragments, which the provider assembles.
+// input_json_delta fragments, which the provider assembles. (The package
+// itself is tested on replies recorded from llama-server, Ollama and
+// api.anthropic.com: see its documentation.)
 //
 //	go run ./examples/anthropic            # offline, fake server
 //	go run ./examples/anthropic -stream    # the same, streaming (SSE)

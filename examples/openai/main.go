@@ -9,7 +9,9 @@
 // receives: note that tool call arguments go back as a JSON string and
 // that the tool result carries the call's id. With -stream the tool call
 // arrives in fragments, as server-sent events, and the adapter assembles
-// it.
+// it. (The package itself is tested on replies recorded from llama-server,
+// Ollama, api.openai.com and Gemini's OpenAI-compatible endpoint: see its
+// documentation.)
 //
 //	go run ./examples/openai            # offline, fake server
 //	go run ./examples/openai -stream    # the same, streaming (SSE)
