@@ -417,3 +417,24 @@ func CheckRepeatedIDs(t *testing.T, what, id string, n int, send func() (*chat.R
 	assert.Equal(t, id+"_1", resp.Message.ToolCalls[1].ID, what)
 	assert.Equal(t, fmt.Sprintf("%s_%d", id, n-1), resp.Message.ToolCalls[n-1].ID, what)
 }
+
+// BenchRound measures rounds of m in b's loop: a request built anew by req
+// each time, sent through Chat or, when stream is set, Stream, whose reply
+// must hold one call with a name and arguments.
+func BenchRound(b *testing.B, m chat.StreamingModel, stream bool, req func() *chat.Request) {
+	b.Helper()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		var resp *chat.Response
+		var err error
+		if stream {
+			resp, err = m.Stream(ctx, req(), func(chat.Delta) bool { return true })
+		} else {
+			resp, err = m.Chat(ctx, req())
+		}
+		if err != nil || len(resp.Message.ToolCalls) != 1 || resp.Message.ToolCalls[0].Name == "" || len(resp.Message.ToolCalls[0].Arguments) < 2 {
+			b.Fatalf("reply %+v, error %v", resp, err)
+		}
+	}
+}

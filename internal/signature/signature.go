@@ -204,9 +204,9 @@ func PositionalStruct(ft reflect.Type, idx []int, params []Param) (reflect.Type,
 type MethodTag struct {
 	Method, Name, Description, Params, Converter string
 	// Hints are the names the hints key lists, as written.
-	Hints []string
-	ReturnDirect, Strict, Approval               bool
-	Timeout                                      time.Duration
+	Hints                          []string
+	ReturnDirect, Strict, Approval bool
+	Timeout                        time.Duration
 }
 
 // methodTagKeys are the keys a toolcall.Method field's tag may have.

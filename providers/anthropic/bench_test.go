@@ -58,20 +58,9 @@ func BenchmarkRound(b *testing.B) {
 
 		b.Run("toolcall"+mode.name, func(b *testing.B) {
 			m := anthropic.New(anthropic.Config{BaseURL: srv.URL, APIKey: "sk-ant-bench", Model: model, HTTPClient: srv.Client()})
-			b.ReportAllocs()
-			for b.Loop() {
-				req := &chat.Request{Messages: []chat.Message{chat.UserMessage(question)}, Tools: benchTools}
-				var resp *chat.Response
-				var err error
-				if mode.stream {
-					resp, err = m.Stream(ctx, req, func(chat.Delta) bool { return true })
-				} else {
-					resp, err = m.Chat(ctx, req)
-				}
-				if err != nil || len(resp.Message.ToolCalls) != 1 || resp.Message.ToolCalls[0].Name == "" || len(resp.Message.ToolCalls[0].Arguments) < 2 {
-					b.Fatalf("reply %+v, error %v", resp, err)
-				}
-			}
+			providertest.BenchRound(b, m, mode.stream, func() *chat.Request {
+				return &chat.Request{Messages: []chat.Message{chat.UserMessage(question)}, Tools: benchTools}
+			})
 		})
 
 		b.Run("sdk"+mode.name, func(b *testing.B) {
