@@ -123,7 +123,11 @@
 // The workflow code uses no map iteration order, wall clock or randomness
 // outside the workflow APIs; its tests replay histories recorded from a
 // real server through worker.NewWorkflowReplayer, so a change that would
-// break running conversations fails them.
+// break running conversations fails them. A change of the commands the
+// workflow issues goes behind workflow.GetVersion (as the cancelling of a
+// round's calls on an abort does), and the histories each release records
+// are kept and replayed by every later one, so that an upgrade does not
+// break the conversations running through it.
 //
 // # Observability
 //

@@ -328,7 +328,8 @@ func TestNoWorkerRunning(t *testing.T) {
 	}
 }
 
-// TestAbortCancelsTheRound: on the real engine, a call that aborts the
+// TestAbortCancelsTheRound (go test -update records its history for the
+// replay test): on the real engine, a call that aborts the
 // conversation while another runs: the running call is cancelled, and the
 // conversation ends only once it has stopped, with ErrFatal and the whole
 // round recorded.
@@ -361,4 +362,6 @@ func TestAbortCancelsTheRound(t *testing.T) {
 	if e := resp.Executions[1]; e.Result != "tool fatal failed" {
 		t.Errorf("the aborting call's record: %q", e.Result)
 	}
+	h, _ := historyOf(t, c, id, run.GetRunID())
+	record(t, "abort.json", h)
 }

@@ -9,16 +9,19 @@ import (
 )
 
 // TestReplayRecordedHistories replays the histories recorded from the
-// real engine (go test -update -run 'TestKillWorkerMidCall|TestApprovalAcrossWorkerRestart')
+// real engine (go test -update -run 'TestKillWorkerMidCall|TestApprovalAcrossWorkerRestart|TestAbortCancelsTheRound')
 // through the workflow: a change that would break running conversations
-// fails here.
+// fails here. The rule: a change of the commands the workflow issues goes
+// behind workflow.GetVersion, and the histories recorded by each release
+// stay in testdata, replayed by every later one (add new ones; never
+// rewrite the old).
 func TestReplayRecordedHistories(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) < 3 {
-		t.Fatalf("found %d recorded histories in testdata, want the crash and approval ones", len(files))
+	if len(files) < 4 {
+		t.Fatalf("found %d recorded histories in testdata, want the crash, approval and abort ones", len(files))
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
