@@ -97,11 +97,19 @@
 // history: the messages, the tool calls' arguments and results, the
 // session state (as JSON: numbers come back as float64) and the Response.
 // To keep them from the server, encrypt payloads with a
-// converter.PayloadCodec, given to the client of the workers and of the
-// starters alike:
+// converter.PayloadCodec, and failures too: a failed conversation's
+// failure holds the error's text in its message (a fatal tool error says
+// what the tool said) and the Response so far in its details, which the
+// default failure converter writes without the codec. Give both
+// converters to the client of the workers and of the starters alike:
 //
 //	dc := converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), myAESCodec)
-//	c, err := client.Dial(client.Options{DataConverter: dc})
+//	fc := temporal.NewDefaultFailureConverter(temporal.DefaultFailureConverterOptions{
+//		DataConverter: dc, EncodeCommonAttributes: true})
+//	c, err := client.Dial(client.Options{DataConverter: dc, FailureConverter: fc})
+//
+// Then nothing of a conversation is readable in the server's history; the
+// error types, which Result maps back to the sentinels, stay readable.
 //
 // # History limits
 //

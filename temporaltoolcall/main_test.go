@@ -35,6 +35,7 @@ const (
 	envNamespace = "TEMPORALTOOLCALL_NAMESPACE"
 	envQueue     = "TEMPORALTOOLCALL_QUEUE"
 	envRuns      = "TEMPORALTOOLCALL_RUNS" // the file every process appends tool runs to
+	envCodec     = "TEMPORALTOOLCALL_CODEC" // "1": encode payloads and failures (codecOptions)
 )
 
 func TestMain(m *testing.M) {
@@ -176,11 +177,12 @@ type workerProc struct {
 
 // startWorker starts a worker process on queue, whose tools append their
 // runs to runs.
-func startWorker(t *testing.T, queue, runs string) *workerProc {
+func startWorker(t *testing.T, queue, runs string, env ...string) *workerProc {
 	t.Helper()
 	hostport, ns := server(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), envWorker+"="+hostport, envNamespace+"="+ns, envQueue+"="+queue, envRuns+"="+runs)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -225,7 +227,11 @@ func (w *workerProc) wait() {
 // runWorker is the worker process: the scripted model and the counting
 // tools of the real-engine tests, until its standard input closes.
 func runWorker(hostport string) error {
-	c, err := client.Dial(client.Options{HostPort: hostport, Namespace: os.Getenv(envNamespace), Logger: quietLogger()})
+	opts := client.Options{HostPort: hostport, Namespace: os.Getenv(envNamespace), Logger: quietLogger()}
+	if os.Getenv(envCodec) == "1" {
+		opts.DataConverter, opts.FailureConverter = codecOptions()
+	}
+	c, err := client.Dial(opts)
 	if err != nil {
 		return err
 	}
@@ -294,7 +300,7 @@ func engineWorker(runs string) *Worker {
 	fatal := toolcall.MustFunc("fatal", "A step that ends the conversation", func(ctx context.Context, in engineArgs) (string, error) {
 		record(ctx, "start")
 		time.Sleep(time.Duration(in.SleepMS) * time.Millisecond)
-		return "", fmt.Errorf("disk gone: %w", toolcall.ErrFatal)
+		return "", fmt.Errorf("disk gone (PLAIN-FATAL-MARK): %w", toolcall.ErrFatal)
 	})
 	model := modelFunc(func(req *chat.Request) (*chat.Response, error) {
 		var first string
