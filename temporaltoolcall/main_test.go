@@ -34,7 +34,7 @@ const (
 	envWorker    = "TEMPORALTOOLCALL_WORKER" // host:port: run as a worker process
 	envNamespace = "TEMPORALTOOLCALL_NAMESPACE"
 	envQueue     = "TEMPORALTOOLCALL_QUEUE"
-	envRuns      = "TEMPORALTOOLCALL_RUNS" // the file every process appends tool runs to
+	envRuns      = "TEMPORALTOOLCALL_RUNS"  // the file every process appends tool runs to
 	envCodec     = "TEMPORALTOOLCALL_CODEC" // "1": encode payloads and failures (codecOptions)
 )
 
