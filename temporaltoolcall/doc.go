@@ -31,11 +31,13 @@
 // of later rounds read it) hold as in Prompt.Call. A call that aborts the
 // conversation (toolcall.ErrFatal) ends it as in Prompt.Call too: the calls
 // of its round still running are cancelled and waited for, so that none
-// runs on, and the Response returned with the error records the round. Result maps a failed
-// conversation's error back to Call's sentinels (toolcall.ErrMaxIterations
-// and the others) and returns the Response so far with it. One difference:
-// a tool's toolcall.CallInfo.History ends with the reply holding only its
-// own call, since each call runs apart.
+// runs on, and the Response returned with the error records the round.
+// Result maps a failed conversation's error back to Call's sentinels
+// (toolcall.ErrMaxIterations and the others) and returns the Response so
+// far with it. One difference: a tool's toolcall.CallInfo.History holds
+// only the reply, with only its own call, since each call runs apart and
+// carries no more; a tool named in Worker.ToolsWithHistory gets the
+// conversation before the reply too.
 //
 // # Decisions
 //
@@ -115,9 +117,13 @@
 //
 // The server refuses a payload over 2 MiB (and warns at 512 KiB), and a
 // history over 50 MiB or 51,200 events; it suggests continuing as new at
-// 4 MiB. Each model request carries the whole conversation, and so does
-// each tool call (its tools see the history), so the history grows with
-// the square of the rounds. The workflow keeps each payload within
+// 4 MiB. Each model request carries the whole conversation, so the
+// history grows with the square of the rounds; a tool call carries its own
+// call only, unless its tool is in Worker.ToolsWithHistory. What one
+// workflow task schedules goes to the server in one message (4 MiB by
+// default): the tool calls scheduled together stay under 3 MiB, and a
+// round's under 24 MiB, or the conversation fails with ErrPayloadTooLarge,
+// saying which. The workflow keeps each payload within
 // Input.MaxPayloadBytes (a large tool result is cut first by
 // toolcall.Limits.MaxResultBytes, 1 MiB by default), continues as new,
 // carrying the conversation, after a round in which the server suggested

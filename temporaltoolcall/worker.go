@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/toolcall-go/toolcall"
@@ -34,6 +35,12 @@ type Worker struct {
 	// tool calls: the caller's secrets and data, on the worker's side.
 	// An error fails the conversation; the call does not run.
 	ToolContext func(ctx context.Context, s Session) (toolcall.ToolContext, error)
+	// ToolsWithHistory names the tools that read toolcall.CallInfo.History:
+	// their calls carry the conversation so far into their activity. The
+	// calls of other tools carry their own call only, so that a round of
+	// many calls on a long conversation stays within the server's limits;
+	// their CallInfo.History holds only the reply, with that call.
+	ToolsWithHistory []string
 	// DecisionKey signs the decisions a conversation accepted (UpdateDecide)
 	// for the calls that waited, and the tool activity runs a decided call
 	// only with a signature for its own workflow run: another workflow of
@@ -67,6 +74,11 @@ func (w *Worker) Register(r worker.Registry) error {
 	}
 	if _, err := w.decisionKeys(); err != nil {
 		return err
+	}
+	for _, n := range w.ToolsWithHistory {
+		if find(w.Tools, n) == nil {
+			return fmt.Errorf("temporaltoolcall: Worker.ToolsWithHistory names %q, which is not among the worker's tools", n)
+		}
 	}
 	r.RegisterWorkflowWithOptions(w.Conversation, workflow.RegisterOptions{Name: WorkflowName})
 	r.RegisterActivityWithOptions(w.model, activity.RegisterOptions{Name: ModelActivity})
@@ -233,7 +245,8 @@ func (w *Worker) model(ctx context.Context, in modelRequest) (*modelReply, error
 		var p callPolicy
 		if t := find(tools, call.Name); t != nil {
 			md := t.Metadata()
-			p = callPolicy{Known: true, Retry: md.ReadOnly || md.Idempotent, Timeout: md.Timeout}
+			p = callPolicy{Known: true, Retry: md.ReadOnly || md.Idempotent, Timeout: md.Timeout,
+				History: slices.Contains(w.ToolsWithHistory, call.Name)}
 		}
 		out.Calls = append(out.Calls, p)
 	}

@@ -46,6 +46,14 @@ const (
 	DefaultMaxPayloadBytes = 2<<20 - 64<<10
 )
 
+// The bounds of what a round schedules as a whole: the tool activities one
+// workflow task schedules go to the server in one gRPC message (4 MiB by
+// default), and a round's inputs stay in a history of at most 50 MiB.
+const (
+	maxTaskBytes  = 3 << 20
+	maxRoundBytes = 24 << 20
+)
+
 // Input is what a conversation starts from: the prompt, and the settings
 // that Prompt.Call takes from its Client. Zero fields mean the defaults.
 // All of it is recorded in the workflow's history; secrets belong in the
@@ -127,13 +135,16 @@ type callPolicy struct {
 	Known   bool          `json:"known,omitempty"` // the tool is on the worker
 	Retry   bool          `json:"retry,omitempty"` // ReadOnly or Idempotent
 	Timeout time.Duration `json:"timeout,omitempty"`
+	History bool          `json:"history,omitempty"` // in Worker.ToolsWithHistory
 }
 
 // toolRequest is the input of the tool activity: one call of a reply.
 type toolRequest struct {
-	Tools    []string           `json:"tools,omitempty"`
-	History  []chat.Message     `json:"history"` // before the reply
-	Reply    chat.Message       `json:"reply"`   // the reply, with only this call
+	Tools []string `json:"tools,omitempty"`
+	// History is the conversation before the reply, for a tool of
+	// Worker.ToolsWithHistory; empty for the others.
+	History  []chat.Message     `json:"history,omitempty"`
+	Reply    chat.Message       `json:"reply"` // the reply, with only this call
 	Decision *toolcall.Decision `json:"decision,omitempty"`
 	// DecisionSeal signs Decision for this call of this workflow run
 	// (see signDecision).
@@ -509,6 +520,7 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 		queue[i] = job{index: i}
 	}
 	var run []running
+	roundBytes := 0
 	rctx, cancel := workflow.WithCancel(c.ctx)
 	defer cancel()
 	c.waiting = nil
@@ -523,13 +535,21 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 			}
 			return false
 		})
+		taskBytes := 0 // what this workflow task schedules
 		for len(run) < limit && len(queue) > 0 {
 			j := queue[0]
 			queue = queue[1:]
 			one := reply
 			one.ToolCalls = []chat.ToolCall{calls[j.index]}
-			req := toolRequest{Tools: c.in.Tools, History: hist, Reply: one, Decision: j.decision,
+			var p callPolicy
+			if j.index < len(policies) {
+				p = policies[j.index]
+			}
+			req := toolRequest{Tools: c.in.Tools, Reply: one, Decision: j.decision,
 				State: state, Key: c.in.Key, MaxBytes: c.maxPayload()}
+			if p.History {
+				req.History = hist
+			}
 			if j.decision != nil {
 				// Only decisions this code accepted, for calls that waited,
 				// are signed: the tool activity runs no other.
@@ -543,9 +563,16 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 			if err := c.fits(fmt.Sprintf("the tool call %q of round %d", calls[j.index].ID, round), req); err != nil {
 				return nil, err
 			}
-			var p callPolicy
-			if j.index < len(policies) {
-				p = policies[j.index]
+			size, _ := jsonSize(req) // fits encoded it
+			taskBytes += size
+			roundBytes += size
+			if taskBytes > maxTaskBytes {
+				return nil, c.fail(typeTooLarge, nil, "%v: the tool calls of round %d scheduled together are %d bytes, more than a workflow task may carry (%d): lower Input.Concurrency, or offer fewer tools in Worker.ToolsWithHistory",
+					ErrPayloadTooLarge, round, taskBytes, maxTaskBytes)
+			}
+			if roundBytes > maxRoundBytes {
+				return nil, c.fail(typeTooLarge, nil, "%v: the tool calls of round %d are %d bytes, more than one round may add to the history (%d)",
+					ErrPayloadTooLarge, round, roundBytes, maxRoundBytes)
 			}
 			run = append(run, running{j.index, workflow.ExecuteActivity(c.toolContext(rctx, calls[j.index], p), ToolActivity, req)})
 		}
