@@ -27,6 +27,12 @@ var ErrPayloadTooLarge = errors.New("temporaltoolcall: payload too large")
 // running, Decide waits for one until ctx ends, and then returns an error
 // that says so; the decisions may still be applied when a worker starts
 // (Pending tells).
+//
+// Decide is safe to call again after an error: each call is decided once,
+// as a decision for a call that no longer waits is refused. The Update has
+// no id of its own made from the decisions: a model may give a call of a
+// later round the id of an earlier one, and that later decision would be
+// taken for a repeat and dropped.
 func Decide(ctx context.Context, c client.Client, workflowID, runID string, decisions map[string]toolcall.Decision) error {
 	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID:   workflowID,

@@ -365,3 +365,78 @@ func TestAbortCancelsTheRound(t *testing.T) {
 	h, _ := historyOf(t, c, id, run.GetRunID())
 	record(t, "abort.json", h)
 }
+
+// TestForgedDecisionOnTheEngine: on the real engine, another workflow of
+// the namespace schedules the tool activity on the conversations' task
+// queue with an "allow" of its own: the worker refuses it and the tool
+// does not run.
+func TestForgedDecisionOnTheEngine(t *testing.T) {
+	c := dial(t)
+	runs := filepath.Join(t.TempDir(), "runs")
+	queue := "forged"
+	startWorker(t, queue, runs)
+	id := fmt.Sprint("rogue-", time.Now().UnixNano())
+	call := chat.ToolCall{ID: "c1", Name: "transfer", Arguments: []byte(`{"n":1}`)}
+	req := toolRequest{Reply: chat.AssistantMessage("", call), Decision: &toolcall.Decision{Allow: true},
+		DecisionSeal: "decision.AAAA", Key: "tenant-7", MaxBytes: 1 << 20}
+	run, err := c.ExecuteWorkflow(context.Background(), client.StartWorkflowOptions{ID: id, TaskQueue: queue}, "rogue", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err = run.Get(ctx, nil)
+	if err == nil || !strings.Contains(err.Error(), "is not one this conversation accepted") {
+		t.Fatalf("error %v, want the forged decision refused", err)
+	}
+	if starts, _ := toolRuns(t, runs); starts[id+" c1"] != 0 {
+		t.Errorf("the transfer ran %d times", starts[id+" c1"])
+	}
+}
+
+// TestManyCallsOnALongConversation: on the real engine, 41 calls in one
+// round of a 1.2 MiB conversation, which once wrote 48 MiB of activity
+// inputs and was ended by the server: each activity carries its own call,
+// and the conversation completes.
+func TestManyCallsOnALongConversation(t *testing.T) {
+	c := dial(t)
+	runs := filepath.Join(t.TempDir(), "runs")
+	queue := "many"
+	startWorker(t, queue, runs)
+	id := fmt.Sprint("many-", time.Now().UnixNano())
+	in := engineInput("many 41 " + strings.Repeat("a", 1200<<10))
+	run := start(t, c, id, queue, in)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	resp, err := Result(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Executions) != 41 || resp.Content() != "42 messages after the question" {
+		t.Fatalf("%d executions, answer %q", len(resp.Executions), resp.Content())
+	}
+	if _, size := historyOf(t, c, id, run.GetRunID()); size > 8<<20 {
+		t.Errorf("the history holds %d bytes; the round's inputs should not carry the conversation", size)
+	}
+}
+
+// TestRetryAfterOnTheEngine: on the real engine, a model rate limited twice
+// with Retry-After 3s is asked again after 3s each time, not after the
+// backoff's 1s and 2s.
+func TestRetryAfterOnTheEngine(t *testing.T) {
+	c := dial(t)
+	queue := "ratelimit"
+	startWorker(t, queue, filepath.Join(t.TempDir(), "runs"))
+	id := fmt.Sprint("ratelimit-", time.Now().UnixNano())
+	began := time.Now()
+	run := start(t, c, id, queue, engineInput("ratelimit"))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	resp, err := Result(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(began); resp.Content() != "answered after the waits" || took < 6*time.Second {
+		t.Errorf("answer %q after %s, want it after two waits of 3s", resp.Content(), took)
+	}
+}

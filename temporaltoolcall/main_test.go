@@ -20,6 +20,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 	"go.uber.org/goleak"
 )
 
@@ -241,6 +242,8 @@ func runWorker(hostport string) error {
 	if err := tw.Register(w); err != nil {
 		return err
 	}
+	// Another application's workflow in the namespace (TestForgedDecisionOnTheEngine).
+	w.RegisterWorkflowWithOptions(rogue, workflow.RegisterOptions{Name: "rogue"})
 	stop := make(chan any)
 	go func() {
 		io.Copy(io.Discard, os.Stdin)
@@ -302,7 +305,7 @@ func engineWorker(runs string) *Worker {
 		time.Sleep(time.Duration(in.SleepMS) * time.Millisecond)
 		return "", fmt.Errorf("disk gone (PLAIN-FATAL-MARK): %w", toolcall.ErrFatal)
 	})
-	model := modelFunc(func(req *chat.Request) (*chat.Response, error) {
+	model := modelFunc(func(ctx context.Context, req *chat.Request) (*chat.Response, error) {
 		var first string
 		for _, m := range req.Messages {
 			if m.Role == chat.RoleUser {
@@ -312,6 +315,24 @@ func engineWorker(runs string) *Worker {
 		}
 		var n, sleep, pad int
 		var tool string
+		if first == "ratelimit" {
+			// Rate limited twice, with Retry-After 3s; then an answer.
+			if activity.GetInfo(ctx).Attempt <= 2 {
+				return nil, &chat.ProviderError{Provider: "script", StatusCode: 429, Err: chat.ErrRateLimited, RetryAfter: 3 * time.Second}
+			}
+			return text("answered after the waits"), nil
+		}
+		if _, err := fmt.Sscanf(first, "many %d", &n); err == nil {
+			// n read-only calls in one reply, then the count of results.
+			if toolRounds(req) > 0 {
+				return text(fmt.Sprint(len(req.Messages)-1, " messages after the question")), nil
+			}
+			cs := make([]chat.ToolCall, n)
+			for i := range cs {
+				cs[i] = chat.ToolCall{ID: fmt.Sprint("c", i+1), Name: "lookup", Arguments: []byte(fmt.Sprintf(`{"n":%d}`, i+1))}
+			}
+			return calls(cs...), nil
+		}
 		if _, err := fmt.Sscanf(first, "abort %d", &sleep); err == nil {
 			// One reply: a step that sleeps, and a call that aborts a
 			// second into it.
@@ -355,10 +376,10 @@ func (r readOnly) Metadata() toolcall.Metadata {
 	return md
 }
 
-type modelFunc func(req *chat.Request) (*chat.Response, error)
+type modelFunc func(ctx context.Context, req *chat.Request) (*chat.Response, error)
 
 func (f modelFunc) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
-	return f(req)
+	return f(ctx, req)
 }
 
 // toolRuns reads the runs file: for each "WORKFLOW CALL", how many times
