@@ -7,10 +7,7 @@ import (
 	"reflect"
 
 	"github.com/toolcall-go/toolcall/chat"
-
-	"github.com/toolcall-go/toolcall/internal/argtype"
 	"github.com/toolcall-go/toolcall/internal/check"
-	"github.com/toolcall-go/toolcall/internal/resulttext"
 	"github.com/toolcall-go/toolcall/internal/signature"
 	"github.com/toolcall-go/toolcall/internal/tooldefs"
 )
@@ -173,7 +170,7 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 // tool cfg describes, with the checks of its schema: the Go type ts's own,
 // its strict variant, or one given by [WithInputSchema] or, when ts is
 // nil, [NewTool].
-func finishConfig(core *toolCore, cfg *toolConfig, ts *argtype.Type) error {
+func finishConfig(core *toolCore, cfg *toolConfig, ts *argType) error {
 	if err := tooldefs.CheckName(cfg.name); err != nil {
 		return &DefinitionError{Method: cfg.name, Err: fmt.Errorf("%w: %v", errInvalidName, err)}
 	}
@@ -287,7 +284,7 @@ func (t *reflectTool) invoke(ctx context.Context, args reflect.Value) (string, e
 	case err != nil:
 		return "", err
 	case !ok:
-		return resulttext.NoResult, nil
+		return successText, nil
 	}
 	return convert(t.conv, result)
 }
@@ -356,7 +353,7 @@ func (t *funcTool[In, Out]) OutputSchema() json.RawMessage {
 // to one, that encodes as JSON by its fields (no MarshalJSON or
 // MarshalText of its own). It is built on first use and cached.
 func outputSchema(rt reflect.Type) json.RawMessage {
-	st, ok := resulttext.Struct(rt)
+	st, ok := resultStruct(rt)
 	if !ok {
 		return nil
 	}
@@ -388,7 +385,7 @@ func (t *funcTool[In, Out]) invoke(ctx context.Context, in In) (string, error) {
 		return "", err
 	}
 	if t.noResult {
-		return resulttext.NoResult, nil
+		return successText, nil
 	}
 	return convert(t.cfg.converter, out)
 }

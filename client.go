@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
-
-	"github.com/toolcall-go/toolcall/internal/history"
 	"github.com/toolcall-go/toolcall/internal/hook"
 	"github.com/toolcall-go/toolcall/internal/modelcall"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
@@ -369,7 +367,7 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		if len(cl.tools.tools) > 0 || len(cfg.toolsets) > 0 {
 			room = 3
 		}
-		cl.hist = history.Start(p.system, p.messages, room)
+		cl.hist = startHistory(p.system, p.messages, room)
 		if len(cl.hist) == 0 {
 			return ctx, nil, errors.New("toolcall: prompt has no messages")
 		}
@@ -556,7 +554,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		resp.Usage = resp.Usage.Add(mr.Usage)
 		resp.Message = mr.Message
 		if !cl.eligible(mr) {
-			resp.History = slices.Clip(append(history.Owned(cl.hist, req.Messages), mr.Message))
+			resp.History = slices.Clip(append(ownedHistory(cl.hist, req.Messages), mr.Message))
 			if m := mr.Message; m.Content == "" && len(m.ToolCalls) == 0 {
 				return resp, fmt.Errorf("%w: %s", ErrEmptyAnswer, toolcalls.Empty(mr.FinishReason))
 			}
@@ -573,7 +571,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			return resp, fmt.Errorf("%w: %s", ErrMaxIterations, toolcalls.PastLimit(cl.cfg.maxIterations))
 		}
 		var ex execution
-		err = cl.cfg.execute(ctx, set, slices.Grow(history.Owned(cl.hist, req.Messages), len(mr.Message.ToolCalls)+2), mr, round, nil, &ex) // room for the next reply too
+		err = cl.cfg.execute(ctx, set, slices.Grow(ownedHistory(cl.hist, req.Messages), len(mr.Message.ToolCalls)+2), mr, round, nil, &ex) // room for the next reply too
 		if done, err := cl.record(&ctx, &ex, err); done {
 			return resp, err
 		}

@@ -2,13 +2,14 @@ package toolcall
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"maps"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/toolcall-go/toolcall/chat"
-
-	"github.com/toolcall-go/toolcall/internal/callstate"
 )
 
 // A ToolContext carries the caller's data to tools, such as a tenant or
@@ -85,7 +86,7 @@ type CallInfo struct {
 type toolContextKey struct{}
 
 // callInfo describes the call whose state s is.
-func callInfo(s *callstate.State) CallInfo {
+func callInfo(s *callState) CallInfo {
 	info := CallInfo{ID: s.Call.ID, Name: s.Call.Name, Round: s.Round, History: s.History}
 	if s.PauseID != "" {
 		info.IdempotencyKey = s.PauseID + "/" + s.Call.ID
@@ -110,7 +111,7 @@ func ToolContextFrom(ctx context.Context) ToolContext {
 // CallInfoFrom returns information about the tool call ctx belongs to. It
 // reports false outside a call made by a [Manager].
 func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
-	s, ok := callstate.From(ctx)
+	s, ok := callStateFrom(ctx)
 	if !ok {
 		return CallInfo{}, false
 	}
@@ -135,7 +136,7 @@ func CallInfoFrom(ctx context.Context) (CallInfo, bool) {
 // [Manager] and once the tool has returned (from a goroutine the tool left
 // running).
 func SetState(ctx context.Context, key string, value any) bool {
-	s, ok := callstate.From(ctx)
+	s, ok := callStateFrom(ctx)
 	return ok && s.Set(key, value)
 }
 
@@ -145,7 +146,7 @@ func SetState(ctx context.Context, key string, value any) bool {
 // progress notifications this way. It reports false outside a call made by
 // a [Manager] and once the tool has returned.
 func ReportProgress(ctx context.Context, message string, progress, total float64) bool {
-	s, ok := callstate.From(ctx)
+	s, ok := callStateFrom(ctx)
 	return ok && s.Report(message, progress, total)
 }
 
@@ -155,6 +156,106 @@ func ReportProgress(ctx context.Context, message string, progress, total float64
 // same response returns directly and none failed. It reports false outside a
 // call made by a [Manager] and once the tool has returned.
 func SetReturnDirect(ctx context.Context) bool {
-	s, ok := callstate.From(ctx)
+	s, ok := callStateFrom(ctx)
 	return ok && s.SetReturnDirect()
+}
+
+// What a running tool can see and change of its call: the call's identity
+// and history, its session-state writes, a request to return directly, and
+// its progress reports. Every change is refused once the tool has returned.
+
+// A callState is what a running tool can see and change of its call.
+type callState struct {
+	Call    *chat.ToolCall // the call, in its record: its id and tool name
+	Round   int            // the model round trip that asked for the call, from 1
+	History []chat.Message
+	// PauseID is the ID of the paused state a resumed call comes from.
+	PauseID string
+	// Progress, when set, sees what the tool reports.
+	Progress     func(message string, progress, total float64)
+	returnDirect atomic.Bool
+	mu           sync.Mutex
+	// ended is set, under mu, when the tool has returned: its record is
+	// written then, and later writes would race with it.
+	ended atomic.Bool
+	state map[string]any // written with Set
+}
+
+// Set writes key to the session state; it reports false, and writes
+// nothing, once the tool has returned.
+func (s *callState) Set(key string, value any) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended.Load() {
+		return false
+	}
+	if s.state == nil {
+		s.state = map[string]any{}
+	}
+	s.state[key] = value
+	return true
+}
+
+// Report passes a progress report to Progress; it reports false once the
+// tool has returned.
+func (s *callState) Report(message string, progress, total float64) bool {
+	if s.ended.Load() {
+		return false
+	}
+	if s.Progress != nil {
+		s.Progress(message, progress, total)
+	}
+	return true
+}
+
+// SetReturnDirect asks that the result go straight to the caller; it
+// reports false once the tool has returned.
+func (s *callState) SetReturnDirect() bool {
+	if s.ended.Load() {
+		return false
+	}
+	s.returnDirect.Store(true)
+	return true
+}
+
+// ReturnDirect reports whether the tool asked to return directly.
+func (s *callState) ReturnDirect() bool { return s.returnDirect.Load() }
+
+// callStateKey is the context key of a call's callState.
+type callStateKey struct{}
+
+// A callCtx is the context a tool runs in: the caller's, plus the call's
+// state, in one allocation.
+type callCtx struct {
+	context.Context
+	State callState
+}
+
+// End marks the call as returned and returns its state writes: the
+// functions a tool calls with its context do nothing after it.
+func (c *callCtx) End() map[string]any {
+	c.State.mu.Lock()
+	defer c.State.mu.Unlock()
+	c.State.ended.Store(true)
+	return c.State.state
+}
+
+// String keeps the history and settings out of printed contexts.
+func (c *callCtx) String() string {
+	return fmt.Sprintf("%v.WithToolCall(%s)", c.Context, c.State.Call.Name)
+}
+
+// Value answers the call's key and defers the rest to the caller's
+// context, which keeps cancellation propagating without a goroutine.
+func (c *callCtx) Value(k any) any {
+	if k == (callStateKey{}) {
+		return &c.State
+	}
+	return c.Context.Value(k)
+}
+
+// callStateFrom returns the callState of the call ctx belongs to; false outside a call.
+func callStateFrom(ctx context.Context) (*callState, bool) {
+	s, ok := ctx.Value(callStateKey{}).(*callState)
+	return s, ok
 }

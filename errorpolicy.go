@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/toolcall-go/toolcall/internal/resulttext"
 )
 
 // fail applies the error policy to te and fills e. A non-nil result aborts.
@@ -17,7 +15,7 @@ func (cfg *config) fail(ctx context.Context, e *ToolExecution, te *ToolError) er
 		handler = DefaultToolErrorHandler
 	}
 	text, err := handler(ctx, te)
-	e.Result = resulttext.Failed(te.Name, text)
+	e.Result = failedText(te.Name, text)
 	return err
 }
 
@@ -49,7 +47,7 @@ func toolErrorText(te *ToolError) string {
 	case te.Panic != nil:
 		return fmt.Sprintf("tool %s failed: internal error", te.Name)
 	case te.Err == nil || errors.Is(te.Err, ErrFatal):
-		return resulttext.Failed(te.Name, "")
+		return failedText(te.Name, "")
 	}
-	return resulttext.Failed(te.Name, strings.TrimSpace(te.Err.Error()))
+	return failedText(te.Name, strings.TrimSpace(te.Err.Error()))
 }

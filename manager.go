@@ -10,13 +10,9 @@ import (
 	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
-
-	"github.com/toolcall-go/toolcall/internal/callstate"
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/decision"
 	"github.com/toolcall-go/toolcall/internal/hook"
-	"github.com/toolcall-go/toolcall/internal/limits"
-	"github.com/toolcall-go/toolcall/internal/pool"
 	"github.com/toolcall-go/toolcall/internal/toolcalls"
 )
 
@@ -215,11 +211,11 @@ func (cfg *config) execute(ctx context.Context, set *toolSet, history []chat.Mes
 
 // executeConcurrently runs calls at most cfg.limits.Concurrency at once,
 // filling execs in call order; the round waits for all of them. The first
-// abort in time wins and cancels the calls still running (see [pool.Run]);
+// abort in time wins and cancels the calls still running (see [runPool]);
 // the calls not started by then are recorded as not run. set is a copy, so
 // that only a round of parallel calls moves one to the heap.
 func (cfg *config) executeConcurrently(ctx context.Context, set toolSet, calls []chat.ToolCall, hist []chat.Message, round int, execs []ToolExecution) error {
-	return pool.Run(ctx, len(calls), cfg.limits.Concurrency, func(ctx context.Context, i int) error {
+	return runPool(ctx, len(calls), cfg.limits.Concurrency, func(ctx context.Context, i int) error {
 		if ctx.Err() != nil {
 			execs[i] = notRun(calls[i], round)
 			return nil
@@ -312,7 +308,7 @@ func (cfg *config) executeOne(ctx context.Context, set *toolSet, call chat.ToolC
 	checked := call
 	checked.Arguments = args
 
-	cc := &callstate.Ctx{Context: ctx}
+	cc := &callCtx{Context: ctx}
 	cc.State.Call, cc.State.Round, cc.State.History, cc.State.PauseID = &e.Call, round, hist, pauseID
 	if h := cfg.hooks.ToolProgress; h != nil {
 		cc.State.Progress = func(message string, progress, total float64) {
@@ -352,7 +348,7 @@ func (cfg *config) executeOne(ctx context.Context, set *toolSet, call chat.ToolC
 	e.State = cc.End() // a failed call's writes count too: its work happened
 	if err == nil {
 		if cfg.limits.MaxResultBytes > 0 && len(result) > cfg.limits.MaxResultBytes {
-			result = limits.Truncate(result, cfg.limits.MaxResultBytes)
+			result = truncateResult(result, cfg.limits.MaxResultBytes)
 		}
 		e.Result = result
 		e.ReturnDirect = md.ReturnDirect || cc.State.ReturnDirect()
@@ -404,7 +400,7 @@ func safeRun(ctx context.Context, t Tool, bt builtTool, in *check.Input, k *chec
 // argumentLimits refuses arguments over the size or nesting limit with an
 // *ArgumentError for the model.
 func argumentLimits(cfg *config, tool string, args []byte) error {
-	rule, msg := limits.Arguments(args, cfg.limits.MaxArgumentBytes, cfg.limits.MaxArgumentDepth)
+	rule, msg := argumentRule(args, cfg.limits.MaxArgumentBytes, cfg.limits.MaxArgumentDepth)
 	if rule == "" {
 		return nil
 	}

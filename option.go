@@ -8,7 +8,6 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/toolcall-go/toolcall/internal/hook"
-	"github.com/toolcall-go/toolcall/internal/limits"
 	"github.com/toolcall-go/toolcall/internal/seal"
 	"github.com/toolcall-go/toolcall/internal/signature"
 )
@@ -123,12 +122,8 @@ type execOption func(*config)
 func (f execOption) apply(c *config) { f(c) }
 func (execOption) executes()         {}
 
-// NoLimit, given to an option that takes a limit, removes the limit. Zero
-// means the default everywhere.
-const NoLimit = -1
-
 // defaultMaxIterations is the default of [WithMaxIterations]; the defaults
-// of [Limits] are limits.Defaults.
+// of [Limits] are defaultLimits.
 const defaultMaxIterations = 10
 
 type config struct {
@@ -157,7 +152,7 @@ type config struct {
 }
 
 func defaultConfig() config {
-	return config{limits: Limits(limits.Defaults), maxIterations: defaultMaxIterations}
+	return config{limits: defaultLimits, maxIterations: defaultMaxIterations}
 }
 
 // A ToolErrorHandler decides what a failed tool call becomes: a text for the
@@ -204,41 +199,6 @@ type ModelCall struct {
 	Response *chat.Response // nil when Err is set
 	Err      error
 	Duration time.Duration
-}
-
-// Limits bound the tool calls of a [Client] or [Manager]. A zero field means
-// the default and [NoLimit] removes the limit; given again, [WithLimits]
-// changes only the fields that are set (to go back to a default, give its
-// value).
-type Limits struct {
-	// Concurrency bounds how many tool calls of one reply run at once, 16
-	// by default. 1 runs them one after another, in call order; NoLimit
-	// runs them all at once.
-	Concurrency int
-	// ToolTimeout bounds each tool call; a tool past it gets its context
-	// cancelled and the model is told it timed out. A tool's own
-	// [WithTimeout] wins. Tools must honour their context: a round ends
-	// only when each of its tools has returned, so one that ignores its
-	// context holds up the call. There is no timeout by default.
-	ToolTimeout time.Duration
-	// MaxArgumentBytes bounds the size of one call's arguments, 1 MiB by
-	// default; larger arguments are refused and the model is told the
-	// limit.
-	MaxArgumentBytes int
-	// MaxArgumentDepth bounds how deeply arrays and objects may nest in
-	// one call's arguments; deeper arguments are refused and the model is
-	// told the limit. The default, 10,000 levels, is also the most: NoLimit
-	// and larger numbers mean the default.
-	MaxArgumentDepth int
-	// MaxResultBytes bounds the size of one tool result, 1 MiB by default;
-	// a longer result is cut and ends with a line saying so ("[truncated:
-	// result was N bytes, limit L]").
-	MaxResultBytes int
-}
-
-// WithLimits sets the fields of l that are not zero.
-func WithLimits(l Limits) ManagerOption {
-	return execOption(func(c *config) { c.limits = Limits(limits.Bounds(c.limits).With(limits.Bounds(l))) })
 }
 
 // WithToolErrorHandler replaces [DefaultToolErrorHandler].
@@ -302,7 +262,7 @@ func (a Hooks) then(h Hooks) Hooks {
 // default; past it the call ends with [ErrMaxIterations]. Zero means the
 // default; [NoLimit] removes the bound, for a model you trust to stop.
 func WithMaxIterations(n int) ClientOption {
-	return optionFunc(func(c *config) { c.maxIterations = limits.Read(n, defaultMaxIterations) })
+	return optionFunc(func(c *config) { c.maxIterations = readLimit(n, defaultMaxIterations) })
 }
 
 // WithAnswerAtLimit makes a call that reached the iteration limit ask the

@@ -8,8 +8,6 @@ import (
 	"sync"
 
 	"github.com/toolcall-go/toolcall/chat"
-
-	"github.com/toolcall-go/toolcall/internal/argtype"
 	"github.com/toolcall-go/toolcall/internal/check"
 	"github.com/toolcall-go/toolcall/internal/schema"
 )
@@ -42,19 +40,19 @@ func StrictSchemaFor(v any) (json.RawMessage, error) {
 	return append(json.RawMessage(nil), ts.Input.Strict().Schema...), nil
 }
 
-var schemaCache sync.Map // reflect.Type -> *argtype.Type
+var schemaCache sync.Map // reflect.Type -> *argType
 
 // schemaOf returns the reflection of the argument type t, built on first
 // use; why t cannot be a tool's arguments is a *DefinitionError.
-func schemaOf(t reflect.Type) (*argtype.Type, error) {
+func schemaOf(t reflect.Type) (*argType, error) {
 	if t == nil {
 		return nil, &DefinitionError{Err: fmt.Errorf("%w: nil type", errUnsupportedType)}
 	}
 	s, ok := schemaCache.Load(t)
 	if !ok {
-		s, _ = schemaCache.LoadOrStore(t, argtype.Build(t))
+		s, _ = schemaCache.LoadOrStore(t, buildArgType(t))
 	}
-	ts := s.(*argtype.Type)
+	ts := s.(*argType)
 	if ts.Err == nil {
 		return ts, nil
 	}
@@ -122,4 +120,29 @@ func inputOf(t Tool, def chat.ToolDefinition) (*check.Input, error) {
 		return nil, err
 	}
 	return in, nil
+}
+
+// An argType is the reflection of one argument type.
+type argType struct {
+	Input     *check.Input // the compiled schema; nil when Err is set
+	Durations bool         // the type holds a time.Duration
+	// Err is why the type cannot be a tool's arguments: a *schema.Error,
+	// or the refusal of check.NewInput.
+	Err error
+}
+
+// buildArgType reflects t. The caller caches the result: every tool of the type
+// shares it.
+func buildArgType(t reflect.Type) *argType {
+	s, err := schema.Build(t)
+	if err != nil {
+		return &argType{Err: err}
+	}
+	ty := &argType{Durations: s.HasDuration}
+	if in, err := check.NewInput(s.Plain, s.Tree, t, s.HasDuration); err != nil {
+		ty.Err = err
+	} else {
+		ty.Input = in
+	}
+	return ty
 }

@@ -1,7 +1,4 @@
-// Package pool runs the tool calls of one reply concurrently, a bounded
-// number at once, and waits for all of them, so no goroutine outlives the
-// round.
-package pool
+package toolcall
 
 import (
 	"context"
@@ -9,18 +6,21 @@ import (
 	"sync/atomic"
 )
 
-// Run calls do for each index in [0, n), at most workers at once (all at
+// The tool calls of one reply run concurrently, a bounded number at once,
+// and the round waits for all of them, so no goroutine outlives it.
+
+// runPool calls do for each index in [0, n), at most workers at once (all at
 // once when workers is zero or less): that many workers, the caller's
-// goroutine one of them, each take the next index not taken, and Run
+// goroutine one of them, each take the next index not taken, and runPool
 // returns when all of them have. The first error in time wins: it cancels
 // the context of the calls still running and of the calls for the indexes
-// taken after it, which do is to record as not run, and Run returns it.
+// taken after it, which do is to record as not run, and runPool returns it.
 // The calls it cancels may fail after it, with errors that only echo the
 // cancellation.
-func Run(ctx context.Context, n, workers int, do func(ctx context.Context, i int) error) error {
+func runPool(ctx context.Context, n, workers int, do func(ctx context.Context, i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &run{ctx: ctx, cancel: cancel, n: n, do: do} // one allocation for what the workers share
+	r := &poolRun{ctx: ctx, cancel: cancel, n: n, do: do} // one allocation for what the workers share
 	if workers <= 0 {
 		workers = n
 	}
@@ -34,8 +34,8 @@ func Run(ctx context.Context, n, workers int, do func(ctx context.Context, i int
 	return r.first
 }
 
-// A run is what the workers of one Run share.
-type run struct {
+// A poolRun is what the workers of one runPool share.
+type poolRun struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	n      int
@@ -46,7 +46,7 @@ type run struct {
 }
 
 // work calls do for the next index not taken until none is left.
-func (r *run) work() {
+func (r *poolRun) work() {
 	for {
 		i := int(r.next.Add(1) - 1)
 		if i >= r.n {

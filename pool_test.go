@@ -1,4 +1,4 @@
-package pool
+package toolcall
 
 import (
 	"context"
@@ -10,18 +10,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 )
-
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // TestRunBoundsWorkers runs every index once and never more than workers
 // at a time.
-func TestRunBoundsWorkers(t *testing.T) {
+func TestPoolBoundsWorkers(t *testing.T) {
 	const n, workers = 20, 3
 	var running, most atomic.Int32
 	ran := make([]atomic.Int32, n)
-	err := Run(context.Background(), n, workers, func(_ context.Context, i int) error {
+	err := runPool(context.Background(), n, workers, func(_ context.Context, i int) error {
 		now := running.Add(1)
 		for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
 		}
@@ -39,7 +36,7 @@ func TestRunBoundsWorkers(t *testing.T) {
 
 // TestRunAllAtOnce: zero workers runs every index at once; each waits for
 // all the others to start, which would never happen with fewer workers.
-func TestRunAllAtOnce(t *testing.T) {
+func TestPoolAllAtOnce(t *testing.T) {
 	const n = 5
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -47,7 +44,7 @@ func TestRunAllAtOnce(t *testing.T) {
 	started.Add(n)
 	all := make(chan struct{})
 	go func() { started.Wait(); close(all) }()
-	err := Run(ctx, n, 0, func(ctx context.Context, i int) error {
+	err := runPool(ctx, n, 0, func(ctx context.Context, i int) error {
 		started.Done()
 		select {
 		case <-all:
@@ -61,10 +58,10 @@ func TestRunAllAtOnce(t *testing.T) {
 
 // TestRunFirstErrorCancelsTheRest: with one worker (the caller), an error
 // cancels the context every later call gets.
-func TestRunFirstErrorCancelsTheRest(t *testing.T) {
+func TestPoolFirstErrorCancelsTheRest(t *testing.T) {
 	boom := errors.New("boom")
 	var live, cancelled []int
-	err := Run(context.Background(), 4, 1, func(ctx context.Context, i int) error {
+	err := runPool(context.Background(), 4, 1, func(ctx context.Context, i int) error {
 		if ctx.Err() != nil {
 			cancelled = append(cancelled, i)
 			return ctx.Err() // not the first error: Run still returns boom
@@ -82,10 +79,10 @@ func TestRunFirstErrorCancelsTheRest(t *testing.T) {
 
 // TestRunCancelsRunningCalls: an error cancels the context the calls
 // still running see, and Run returns that error, not theirs.
-func TestRunCancelsRunningCalls(t *testing.T) {
+func TestPoolCancelsRunningCalls(t *testing.T) {
 	boom := errors.New("boom")
 	waiting := make(chan struct{})
-	err := Run(context.Background(), 2, 2, func(ctx context.Context, i int) error {
+	err := runPool(context.Background(), 2, 2, func(ctx context.Context, i int) error {
 		if i == 0 {
 			close(waiting)
 			<-ctx.Done()
