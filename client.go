@@ -458,6 +458,11 @@ func (cl *call) eligible(resp *chat.Response) bool {
 // Call runs the prompt to its end. On an error after the first round the
 // Response is returned too, with the history so far, valid to resend.
 //
+// When calls wait for a decision (an approval, a tool's [Pause]), Call
+// returns an error that is a *[Paused]: find it with errors.As; it is the
+// state to continue from with [Prompt.Resume], and the Response holds the
+// history before the reply whose calls wait.
+//
 // A reply with tool calls that was cut short by the output limit or a
 // content filter ([chat.FinishLength], [chat.FinishFiltered]) may have lost calls or
 // arguments, so none of its calls is run: Call returns an error wrapping

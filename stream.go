@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"context"
+	"fmt"
 	"iter"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -20,6 +21,21 @@ const (
 	EventToolResult                      // a tool call executed
 	EventDone                            // the call ended; Response is set
 )
+
+// String returns the kind's name, such as "EventToolCall".
+func (k EventKind) String() string {
+	switch k {
+	case EventText:
+		return "EventText"
+	case EventToolCall:
+		return "EventToolCall"
+	case EventToolResult:
+		return "EventToolResult"
+	case EventDone:
+		return "EventDone"
+	}
+	return fmt.Sprintf("EventKind(%d)", int(k))
+}
 
 // An Event is one step of a streamed call.
 type Event struct {
@@ -43,6 +59,9 @@ type Event struct {
 // is then not executed (the reply was cut short, see [ErrReplyCut]; the
 // iteration limit is reached; or [WithEligibility] declines it) gets no
 // EventToolResult.
+//
+// A call that waits for a decision ends the sequence with an error that is
+// a *[Paused], the state to resume from, as Call returns it.
 //
 // A model that does not implement [chat.StreamingModel] is called with Chat
 // and its text yielded in one piece.
