@@ -110,6 +110,7 @@ type Prompt struct {
 	paused   *Paused
 	decided  map[string]Decision
 	owner    string
+	answer   any // Answer's target
 	// first holds the first message, that of most prompts, in the Prompt's
 	// own allocation.
 	first [1]chat.Message
@@ -236,6 +237,9 @@ type Response struct {
 	ReturnedDirect bool
 	// Rounds is the number of model requests made, including a failed one.
 	Rounds int
+	// Repairs is how many times a typed answer ([Prompt.Answer]) that
+	// broke its schema, or came as text, was sent back to the model.
+	Repairs int
 	// State is the session state: the prompt's ([Prompt.State]) with what
 	// the tools wrote ([SetState]) merged over it in call order; pass it to
 	// the next call with Prompt.State.
@@ -290,6 +294,8 @@ type call struct {
 	reqs  [1]chat.Request
 	nreqs int
 	resp  *Response
+	// answer is the typed answer asked for (Prompt.Answer), or nil.
+	answer *answerSpec
 	// onExecuted, when set, sees each execution; false stops the call.
 	onExecuted func(ToolExecution) bool
 }
@@ -342,6 +348,16 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 			return ctx, nil, err
 		}
 		cl.tools = set
+	}
+	if p.answer != nil {
+		a, err := newAnswer(cfg, p.answer)
+		if err != nil {
+			return ctx, nil, err
+		}
+		if cl.tools, err = a.withAnswerTool(cfg.strict, cl.tools); err != nil {
+			return ctx, nil, err
+		}
+		cl.answer = a
 	}
 	if p.tc.Len() > 0 {
 		ctx = ContextWithToolContext(ctx, ToolContextFrom(ctx).Merge(p.tc))
@@ -407,6 +423,14 @@ func (cl *call) request(ctx context.Context, round int) (*chat.Request, *toolSet
 	}
 	if cl.cfg.answerAtLimit && round > cl.cfg.maxIterations {
 		req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceNone}
+	}
+	if cl.answer != nil && cl.req.ToolChoice.IsZero() {
+		// The answer is a call: the model must call a tool each round,
+		// and at the limit, the answer tool.
+		req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceRequired}
+		if cl.cfg.answerAtLimit && round > cl.cfg.maxIterations {
+			req.ToolChoice = chat.ToolChoice{Name: answerTool}
+		}
 	}
 	return req, set, nil
 }
@@ -558,6 +582,18 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		resp.Intermediate = append(resp.Intermediate, mr)
 		resp.Usage = resp.Usage.Add(mr.Usage)
 		resp.Message = mr.Message
+		if cl.answer != nil && !mr.HasToolCalls() {
+			// Text where data was asked for: told so, within the repairs.
+			hist := append(ownedHistory(cl.hist, req.Messages), mr.Message)
+			if resp.Repairs >= cl.answer.repairs {
+				resp.History = slices.Clip(hist)
+				return resp, &AnswerError{Raw: mr.Message.Content, Violations: []Violation{notAnswered}, Repairs: resp.Repairs}
+			}
+			resp.Repairs++
+			cl.hist = append(hist, chat.UserMessage(notAnswered.Message))
+			cl.req.Messages = slices.Clip(cl.hist)
+			continue
+		}
 		if !cl.eligible(mr) {
 			resp.History = slices.Clip(append(ownedHistory(cl.hist, req.Messages), mr.Message))
 			if m := mr.Message; m.Content == "" && len(m.ToolCalls) == 0 {
@@ -577,8 +613,23 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		}
 		var ex execution
 		err = cl.cfg.execute(ctx, set, slices.Grow(ownedHistory(cl.hist, req.Messages), len(mr.Message.ToolCalls)+2), mr, round, nil, &ex) // room for the next reply too
+		if cl.answer != nil {
+			ex.ReturnDirect = false // the typed answer ends the call
+		}
 		if done, err := cl.record(&ctx, &ex, err); done {
 			return resp, err
+		}
+		if cl.answer != nil {
+			done, refused := cl.answer.answered(cl.cfg.strict, ex.Executions)
+			switch {
+			case done:
+				return resp, nil
+			case refused != nil && resp.Repairs >= cl.answer.repairs:
+				refused.Repairs = resp.Repairs
+				return resp, refused
+			case refused != nil:
+				resp.Repairs++
+			}
 		}
 	}
 }

@@ -213,3 +213,24 @@ func ExampleEventKind() {
 	// Output:
 	// EventText EventToolCall EventToolResult EventDone
 }
+
+func ExamplePrompt_Answer() {
+	// The final answer as data: checked against the schema of Order's type,
+	// then decoded into it. The model gives it by calling final_answer.
+	type Order struct {
+		Item string `json:"item"`
+		Qty  int    `json:"qty" jsonschema:"minimum=1,maximum=10"`
+	}
+	model := toolcalltest.NewModel(
+		toolcalltest.ToolCalls(toolcalltest.Call("call_1", "final_answer", `{"item":"shirt","qty":20}`)), // breaks maximum
+		toolcalltest.ToolCalls(toolcalltest.Call("call_2", "final_answer", `{"item":"shirt","qty":2}`)),
+	)
+	var order Order
+	resp, err := toolcall.NewClient(model).Prompt("Order two shirts").Answer(&order).Call(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%+v after %d repair\n", order, resp.Repairs)
+	// Output:
+	// {Item:shirt Qty:2} after 1 repair
+}

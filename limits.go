@@ -39,6 +39,10 @@ type Limits struct {
 	// a longer result is cut and ends with a line saying so ("[truncated:
 	// result was N bytes, limit L]").
 	MaxResultBytes int
+	// MaxAnswerRepairs bounds how many times a typed answer
+	// ([Prompt.Answer]) that broke its schema is sent back to the model,
+	// 2 by default; past it the call ends with an [*AnswerError].
+	MaxAnswerRepairs int
 }
 
 // WithLimits sets the fields of l that are not zero.
@@ -73,6 +77,9 @@ func (b Limits) with(set Limits) Limits {
 			n = defaultLimits.MaxArgumentDepth
 		}
 		b.MaxArgumentDepth = n
+	}
+	if set.MaxAnswerRepairs != 0 {
+		b.MaxAnswerRepairs = set.MaxAnswerRepairs // read where it is used, against its default
 	}
 	if set.MaxResultBytes != 0 {
 		b.MaxResultBytes = readLimit(set.MaxResultBytes, defaultLimits.MaxResultBytes)

@@ -43,7 +43,7 @@ var cases = []exampleCase{
 	{name: "quickstart", args: []string{"-provider", "scripted"}, want: []string{
 		"answer:       It is 30°C and sunny in Paris.",
 	}},
-	{name: "quickstart", args: []string{"-provider", "nope"}, wantErr: "-provider must be scripted, openai, responses, anthropic or ollama, not nope"},
+	{name: "quickstart", args: []string{"-provider", "nope"}, wantErr: "-provider must be scripted, openai, responses, anthropic, gemini or ollama, not nope"},
 	{name: "datetime", want: []string{
 		"tool getCurrentDateTime: Get the current date and time in the user's timezone",
 		`  schema: {"type":"object","properties":{},"required":[],"additionalProperties":false}`,
@@ -160,6 +160,13 @@ var cases = []exampleCase{
 		"    execute_tool flightStatus [internal] ERROR *errors.errorString",
 		"  gen_ai.client.token.usage {gen_ai.operation.name=chat, gen_ai.request.model=gpt-4o-mini, gen_ai.response.model=gpt-4o-mini-2024-07-18, gen_ai.token.type=input}: 2 values, sum 20 {token}",
 	}},
+	{name: "structured", want: []string{
+		"stock {} -> M and L",
+		`final_answer {"item":"shirt","qty":20,"size":"M"} -> invalid arguments for tool "final_answer": qty: must be <= 10`,
+		`final_answer {"item":"shirt","qty":10,"size":"M"} -> answer received`,
+		"order: {Item:shirt Qty:10 Size:M}",
+		"repairs: 1, model requests: 3",
+	}},
 	{name: "streaming", want: []string{
 		"Let me check both cities.",
 		`[tool call   call_1 currentWeather {"location":"Paris"}]`,
@@ -203,6 +210,20 @@ var cases = []exampleCase{
 		`tool call:   toolu_01D7FLrfh4GYq7yT1ULFeyMV get_weather {"city": "Paris"}`,
 		`text piece:  "21°C "`,
 		"answer: It is 21°C and sunny in Paris.",
+	}},
+	{name: "gemini", want: []string{
+		"  [server] POST /v1beta/models/gemini-2.5-flash:generateContent tools=get_weather key in x-goog-api-key: true",
+		`tool call:   call_0 get_weather {"city":"Paris"}`,
+		`  [server]   contents: user(text), model(functionCall {"args":{"city":"Paris"},"name":"get_weather"} with its signature), user(functionResponse get_weather {"output":"Sunny, 22C in Paris"})`,
+		"answer: The weather in Paris is sunny with a temperature of 22C.",
+		"model rounds: 2, tokens: 137 prompt + 78 completion (48 thinking)",
+	}},
+	{name: "gemini", args: []string{"-stream"}, want: []string{
+		"  [server] POST /v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse tools=get_country key in x-goog-api-key: true",
+		"tool call:   call_0 get_country {}",
+		`  [server]   contents: user(text), model(functionCall {"name":"get_country","args":{}} with its signature), user(functionResponse get_country {"output":"Mexico"})`,
+		`text piece:  " is Mexico City."`,
+		"answer: The capital of Mexico is Mexico City.",
 	}},
 	{name: "openai", want: []string{
 		"  [server] POST /v1/chat/completions model=gpt-4o-mini stream=false tools=get_weather",

@@ -1,0 +1,165 @@
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolcall-go/toolcall/chat"
+)
+
+// answerTool is the name of the tool through which a model gives a typed
+// answer ([Prompt.Answer]); a tool of the caller's may not have it.
+const answerTool = "final_answer"
+
+// defaultAnswerRepairs is how many times a model is asked again for an
+// answer that broke its schema, when Limits.MaxAnswerRepairs is zero.
+const defaultAnswerRepairs = 2
+
+// Answer asks for the final answer as data: v, a non-nil pointer, receives
+// it, decoded from JSON that passed the schema of v's type, made by the
+// same reflection and tags as tool arguments (descriptions, enums, bounds,
+// required fields; the strict variant with [WithStrictTools]).
+//
+// The model gives the answer by calling a tool named final_answer, offered
+// beside the prompt's tools, which it is required to call: the prompt's
+// tools run in the rounds before, as always, and the round in which the
+// answer is given ends the call (the other calls of that reply run too;
+// their results are kept in the history, and a returnDirect tool does not
+// end the call). An answer that breaks the schema goes back to the model
+// with the violations, as bad tool arguments do, and so does a reply in
+// plain text, up to [Limits].MaxAnswerRepairs times (2 by default); then
+// Call returns an [*AnswerError] with the last answer given. v is written
+// only with an answer that passed: a caller never gets a value that broke
+// its schema. Response.Repairs counts the answers sent back.
+//
+// The answer tool works with any model that calls tools. A resumed prompt
+// ([Prompt.Resume]) asks for the answer again only when given Answer again.
+func (p *Prompt) Answer(v any) *Prompt { p.answer = v; return p }
+
+// An AnswerError ends a call whose final answer ([Prompt.Answer]) still
+// broke its schema, or was not given as data, after the repairs allowed.
+type AnswerError struct {
+	// Raw is the last answer: the answer tool's arguments, or the text of
+	// a reply that did not call it.
+	Raw string
+	// Violations say what was wrong with it, as for tool arguments.
+	Violations []Violation
+	// Repairs is how many times the model was asked again.
+	Repairs int
+}
+
+// Error says why the answer was refused.
+func (e *AnswerError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "toolcall: the final answer is invalid after %d repairs: ", e.Repairs)
+	for i, v := range e.Violations {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(v.String())
+	}
+	return b.String()
+}
+
+// notAnswered is what a reply in plain text breaks, when the answer must be
+// data.
+var notAnswered = Violation{Rule: "tool", Message: "the final answer must be given by calling the tool " + answerTool + ", not as text"}
+
+// answerSpec is a call's request for a typed answer: where it goes, the
+// compiled schema, and the tool the model calls.
+type answerSpec struct {
+	target  reflect.Value // the pointer given to Answer
+	in      *argType
+	tool    Tool
+	repairs int // allowed
+}
+
+// newAnswer checks v and builds the answer tool of its type.
+func newAnswer(cfg *config, v any) (*answerSpec, error) {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return nil, fmt.Errorf("toolcall: Prompt.Answer needs a non-nil pointer to decode into, got %T", v)
+	}
+	// The answer is the arguments of a call: a struct, as a tool's.
+	ts, err := schemaOf(rv.Type().Elem())
+	if err != nil {
+		return nil, fmt.Errorf("toolcall: Prompt.Answer: the answer's type: %w", err)
+	}
+	tool, err := answerToolOf(rv.Type().Elem(), ts)
+	if err != nil {
+		return nil, fmt.Errorf("toolcall: Prompt.Answer: %w", err)
+	}
+	return &answerSpec{target: rv, in: ts, tool: tool, repairs: readLimit(cfg.limits.MaxAnswerRepairs, defaultAnswerRepairs)}, nil
+}
+
+// answerTools holds the answer tool of each answer type, built once: a
+// tool is not modified once built, so calls share it.
+var answerTools sync.Map // reflect.Type -> Tool
+
+func answerToolOf(t reflect.Type, ts *argType) (Tool, error) {
+	if tool, ok := answerTools.Load(t); ok {
+		return tool.(Tool), nil
+	}
+	tool, err := NewTool(chat.ToolDefinition{
+		Name:        answerTool,
+		Description: "Give the final answer. Call it once the answer is known, with the answer as its arguments.",
+		InputSchema: ts.Input.Schema,
+	}, func(context.Context, json.RawMessage) (string, error) { return "answer received", nil })
+	if err != nil {
+		return nil, err
+	}
+	stored, _ := answerTools.LoadOrStore(t, tool)
+	return stored.(Tool), nil
+}
+
+// withAnswerTool returns set with the answer tool added; a tool of the
+// set with its name is an error.
+func (a *answerSpec) withAnswerTool(strict bool, set *toolSet) (*toolSet, error) {
+	if set.err != nil {
+		return set, nil
+	}
+	if slices.ContainsFunc(set.defs.Defs, func(d chat.ToolDefinition) bool { return d.Name == answerTool }) {
+		return nil, fmt.Errorf("%w: tool %q has the name of the answer tool of Prompt.Answer", ErrInvalidTool, answerTool)
+	}
+	return newToolSet(strict, append(slices.Clip(set.tools), a.tool)), nil
+}
+
+// decode writes the answer args, checked by the answer tool's call, into
+// the caller's value.
+func (a *answerSpec) decode(strict bool, args []byte) error {
+	k := a.in.Input.Variant(false, strict, false)
+	fresh := reflect.New(a.target.Type().Elem())
+	if err := checkArgs(k, a.in.Input, answerTool, args, fresh.Interface()); err != nil {
+		return err
+	}
+	a.target.Elem().Set(fresh.Elem())
+	return nil
+}
+
+// answered looks for the answer among a round's executions: the first that
+// passed is decoded into the caller's value (done); otherwise the last
+// refused one is returned (refused), with what was wrong.
+func (a *answerSpec) answered(strict bool, execs []ToolExecution) (done bool, refused *AnswerError) {
+	for _, e := range execs {
+		if e.Call.Name != answerTool {
+			continue
+		}
+		if !e.IsError {
+			if err := a.decode(strict, e.Call.Arguments); err == nil {
+				return true, nil
+			}
+		}
+		refused = &AnswerError{Raw: string(e.Call.Arguments), Violations: []Violation{{Rule: "answer", Message: e.Result}}}
+		var ae *ArgumentError
+		if errors.As(e.Err, &ae) {
+			refused.Violations = ae.Violations
+		}
+	}
+	return false, refused
+}

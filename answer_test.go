@@ -1,0 +1,180 @@
+package toolcall_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/chat"
+	tt "github.com/toolcall-go/toolcall/toolcalltest"
+)
+
+// Order is the typed answer of the tests.
+type Order struct {
+	Item string `json:"item" jsonschema:"description=What to order"`
+	Qty  int    `json:"qty" jsonschema:"minimum=1,maximum=10"`
+	Size string `json:"size" jsonschema:"enum=S,enum=M,enum=L"`
+}
+
+func stockTool() toolcall.Tool {
+	return toolcall.MustFunc("stock", "Sizes in stock", func(ctx context.Context, _ struct{}) (string, error) {
+		return "M and L", nil
+	})
+}
+
+func answer(id, args string) tt.Reply {
+	return tt.ToolCalls(tt.Call(id, "final_answer", args))
+}
+
+// TestAnswerDecodes: tools run first, then the answer is decoded into the
+// caller's value; the model was offered the answer tool and required to
+// call a tool.
+func TestAnswerDecodes(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(tt.ToolCalls(tt.Call("c1", "stock", `{}`)), answer("a1", `{"item":"shirt","qty":2,"size":"M"}`))
+	var got Order
+	resp, err := toolcall.NewClient(model, toolcall.WithTools(stockTool())).Prompt("Order two shirts in a size in stock").Answer(&got).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, Order{Item: "shirt", Qty: 2, Size: "M"}, got)
+	assert.Zero(t, resp.Repairs)
+	assert.Equal(t, 2, resp.Rounds)
+	require.Len(t, resp.Executions, 2)
+	assert.Equal(t, "M and L", resp.Executions[0].Result)
+	require.NoError(t, tt.CheckHistory(resp.History))
+	req := model.Requests()[0]
+	assert.Equal(t, chat.ToolChoice{Mode: chat.ToolChoiceRequired}, req.ToolChoice)
+	require.Len(t, req.Tools, 2)
+	assert.Equal(t, "final_answer", req.Tools[1].Name)
+	assert.JSONEq(t, `{"type":"object","properties":{"item":{"type":"string","description":"What to order"},"qty":{"type":"integer","minimum":1,"maximum":10},"size":{"type":"string","enum":["S","M","L"]}},"required":["item","qty","size"],"additionalProperties":false}`,
+		string(req.Tools[1].InputSchema))
+}
+
+// TestAnswerRepaired: an answer that is not JSON, lacks a required field,
+// breaks an enum or a bound, or comes as text, goes back to the model with
+// what was wrong, and the next one decodes.
+func TestAnswerRepaired(t *testing.T) {
+	t.Parallel()
+	for name, bad := range map[string]struct {
+		reply tt.Reply
+		told  string
+	}{
+		"not JSON":         {answer("a1", `{"item":"shirt",`), "not valid JSON"},
+		"missing required": {answer("a1", `{"item":"shirt","qty":2}`), "size"},
+		"enum":             {answer("a1", `{"item":"shirt","qty":2,"size":"XL"}`), "size"},
+		"bound":            {answer("a1", `{"item":"shirt","qty":20,"size":"M"}`), "qty"},
+		"text":             {tt.Text("Two shirts in M."), "must be given by calling the tool final_answer"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			model := tt.NewModel(bad.reply, answer("a2", `{"item":"shirt","qty":2,"size":"M"}`))
+			var got Order
+			resp, err := toolcall.NewClient(model).Prompt("Order two shirts").Answer(&got).Call(context.Background())
+			require.NoError(t, err)
+			assert.Equal(t, Order{Item: "shirt", Qty: 2, Size: "M"}, got)
+			assert.Equal(t, 1, resp.Repairs)
+			second := model.Requests()[1].Messages
+			assert.Contains(t, second[len(second)-1].Content, bad.told, "the model is told what was wrong")
+			require.NoError(t, tt.CheckHistory(resp.History))
+		})
+	}
+}
+
+// TestAnswerNeverValid: a model that never gives a valid answer ends the
+// call with an *AnswerError carrying its last answer, after the repairs
+// allowed; the caller's value is untouched.
+func TestAnswerNeverValid(t *testing.T) {
+	t.Parallel()
+	bad := `{"item":"shirt","qty":0,"size":"M"}`
+	model := tt.NewModel(answer("a1", bad), answer("a2", bad), answer("a3", bad), answer("a4", bad))
+	got := Order{Item: "unchanged"}
+	resp, err := toolcall.NewClient(model).Prompt("Order").Answer(&got).Call(context.Background())
+	var ae *toolcall.AnswerError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, bad, ae.Raw)
+	assert.Equal(t, 2, ae.Repairs)
+	require.NotEmpty(t, ae.Violations)
+	assert.Equal(t, "qty", ae.Violations[0].Path)
+	assert.Equal(t, Order{Item: "unchanged"}, got)
+	assert.Equal(t, 3, len(model.Requests()), "the answer and two repairs")
+	require.NotNil(t, resp)
+	assert.Equal(t, 2, resp.Repairs)
+	require.NoError(t, tt.CheckHistory(resp.History))
+
+	// Text every time, with one repair allowed.
+	model = tt.NewModel(tt.Text("a shirt"), tt.Text("a shirt, really"))
+	_, err = toolcall.NewClient(model, toolcall.WithLimits(toolcall.Limits{MaxAnswerRepairs: 1})).Prompt("Order").Answer(&got).Call(context.Background())
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "a shirt, really", ae.Raw)
+	assert.EqualError(t, err, "toolcall: the final answer is invalid after 1 repairs: the final answer must be given by calling the tool final_answer, not as text")
+}
+
+// TestAnswerAndReturnDirect: a tool that returns directly does not end a
+// call that asks for a typed answer; the model answers after it.
+func TestAnswerAndReturnDirect(t *testing.T) {
+	t.Parallel()
+	direct := toolcall.MustFunc("status", "Order status", func(ctx context.Context, _ struct{}) (string, error) {
+		return "shipped", nil
+	}, toolcall.WithReturnDirect(true))
+	model := tt.NewModel(tt.ToolCalls(tt.Call("c1", "status", `{}`)), answer("a1", `{"item":"shirt","qty":1,"size":"S"}`))
+	var got Order
+	resp, err := toolcall.NewClient(model, toolcall.WithTools(direct)).Prompt("Status?").Answer(&got).Call(context.Background())
+	require.NoError(t, err)
+	assert.False(t, resp.ReturnedDirect)
+	assert.Equal(t, Order{Item: "shirt", Qty: 1, Size: "S"}, got)
+}
+
+// TestAnswerStreams: Stream ends with the answer decoded, as Call does.
+func TestAnswerStreams(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(answer("a1", `{"item":"hat","qty":3,"size":"L"}`))
+	var got Order
+	var done *toolcall.Response
+	for ev, err := range toolcall.NewClient(model).Prompt("Three hats").Answer(&got).Stream(context.Background()) {
+		require.NoError(t, err)
+		if ev.Kind == toolcall.EventDone {
+			done = ev.Response
+		}
+	}
+	require.NotNil(t, done)
+	assert.Equal(t, Order{Item: "hat", Qty: 3, Size: "L"}, got)
+}
+
+// TestAnswerRefusesTheCallersMistakes: not a pointer, not an object, and a
+// tool of the answer tool's name are errors for the caller; nothing is
+// sent.
+func TestAnswerRefusesTheCallersMistakes(t *testing.T) {
+	t.Parallel()
+	clash := toolcall.MustFunc("final_answer", "Mine", func(ctx context.Context, _ struct{}) (string, error) { return "", nil })
+	var n int
+	for name, tc := range map[string]struct {
+		tools []any
+		v     any
+		want  string
+	}{
+		"value":        {nil, Order{}, "toolcall: Prompt.Answer needs a non-nil pointer to decode into, got toolcall_test.Order"},
+		"nil":          {nil, (*Order)(nil), "toolcall: Prompt.Answer needs a non-nil pointer to decode into, got *toolcall_test.Order"},
+		"not a struct": {nil, &n, "toolcall: Prompt.Answer: the answer's type: toolcall: int: unsupported parameter type: arguments must be a struct, got int"},
+		"clash":        {[]any{clash}, &Order{}, `tool "final_answer" has the name of the answer tool of Prompt.Answer`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			model := tt.NewModel(answer("a1", `{}`))
+			p := toolcall.NewClient(model).Prompt("x").Answer(tc.v)
+			if tc.tools != nil {
+				p.Tools(tc.tools...)
+			}
+			_, err := p.Call(context.Background())
+			require.Error(t, err)
+			assert.True(t, strings.Contains(err.Error(), tc.want), "error %q, want %q", err, tc.want)
+			assert.Empty(t, model.Requests())
+			if name == "clash" {
+				assert.True(t, errors.Is(err, toolcall.ErrInvalidTool))
+			}
+		})
+	}
+}
