@@ -26,21 +26,36 @@ const defaultAnswerRepairs = 2
 // same reflection and tags as tool arguments (descriptions, enums, bounds,
 // required fields; the strict variant with [WithStrictTools]).
 //
-// The model gives the answer by calling a tool named final_answer, offered
-// beside the prompt's tools, which it is required to call: the prompt's
-// tools run in the rounds before, as always, and the round in which the
-// answer is given ends the call (the other calls of that reply run too;
-// their results are kept in the history, and a returnDirect tool does not
-// end the call). An answer that breaks the schema goes back to the model
-// with the violations, as bad tool arguments do, and so does a reply in
-// plain text, up to [Limits].MaxAnswerRepairs times (2 by default); then
-// Call returns an [*AnswerError] with the last answer given. v is written
-// only with an answer that passed: a caller never gets a value that broke
-// its schema. Response.Repairs counts the answers sent back.
+// The prompt's tools stay offered and run in the rounds before the answer,
+// as always. The answer is asked for in one of two ways ([chat.OutputMode];
+// see [Prompt.AnswerMode]):
 //
-// The answer tool works with any model that calls tools. A resumed prompt
-// ([Prompt.Resume]) asks for the answer again only when given Answer again.
+//   - natively, when the model is a [chat.StructuredModel] that supports it
+//     (providers/openai's response_format, providers/ollama's format): the
+//     schema goes in Request.Output, and the answer is the text of the
+//     reply that calls no tool;
+//   - otherwise through a tool named final_answer, offered beside the
+//     prompt's tools, which the model is required to call, so that any
+//     model that calls tools can answer: the round in which it is called
+//     ends the call (the other calls of that reply run too and are kept
+//     in the history; a returnDirect tool does not end the call).
+//
+// An answer that is not JSON or breaks the schema goes back to the model
+// with the violations, as bad tool arguments do, and so does a reply in
+// plain text in the tool mode, up to [Limits].MaxAnswerRepairs times (2
+// by default); then Call returns an [*AnswerError] with the last answer
+// given. v is written only with an answer that passed: a caller never gets
+// a value that broke its schema. Response.Repairs counts the answers sent
+// back.
+//
+// A resumed prompt ([Prompt.Resume]) asks for the answer again only when
+// given Answer again.
 func (p *Prompt) Answer(v any) *Prompt { p.answer = v; return p }
+
+// AnswerMode forces how the answer of [Prompt.Answer] is asked for:
+// chat.OutputNative (an error when the model cannot) or chat.OutputTool.
+// The zero mode chooses native where the model supports it.
+func (p *Prompt) AnswerMode(mode chat.OutputMode) *Prompt { p.answerMode = mode; return p }
 
 // An AnswerError ends a call whose final answer ([Prompt.Answer]) still
 // broke its schema, or was not given as data, after the repairs allowed.
@@ -72,16 +87,36 @@ func (e *AnswerError) Error() string {
 var notAnswered = Violation{Rule: "tool", Message: "the final answer must be given by calling the tool " + answerTool + ", not as text"}
 
 // answerSpec is a call's request for a typed answer: where it goes, the
-// compiled schema, and the tool the model calls.
+// compiled schema, and how it is asked for: the tool the model calls, or
+// the output format sent natively.
 type answerSpec struct {
 	target  reflect.Value // the pointer given to Answer
 	in      *argType
-	tool    Tool
-	repairs int // allowed
+	tool    Tool               // tool mode
+	format  *chat.OutputFormat // native mode
+	repairs int                // allowed
+	strict  bool
 }
 
-// newAnswer checks v and builds the answer tool of its type.
-func newAnswer(cfg *config, v any) (*answerSpec, error) {
+// newAnswer checks v and mode, and builds what asks for an answer of v's
+// type from model.
+func newAnswer(cfg *config, model chat.Model, v any, mode chat.OutputMode) (*answerSpec, error) {
+	sm, native := model.(chat.StructuredModel)
+	native = native && sm.StructuredOutput()
+	switch mode {
+	case "":
+		mode = chat.OutputTool
+		if native {
+			mode = chat.OutputNative
+		}
+	case chat.OutputNative:
+		if !native {
+			return nil, fmt.Errorf("toolcall: Prompt.AnswerMode: the model (%T) cannot ask for an answer in a schema natively; use chat.OutputTool", model)
+		}
+	case chat.OutputTool:
+	default:
+		return nil, fmt.Errorf("toolcall: Prompt.AnswerMode: unknown mode %q; the modes are chat.OutputNative and chat.OutputTool", mode)
+	}
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, fmt.Errorf("toolcall: Prompt.Answer needs a non-nil pointer to decode into, got %T", v)
@@ -91,11 +126,21 @@ func newAnswer(cfg *config, v any) (*answerSpec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("toolcall: Prompt.Answer: the answer's type: %w", err)
 	}
+	a := &answerSpec{target: rv, in: ts, repairs: readLimit(cfg.limits.MaxAnswerRepairs, defaultAnswerRepairs), strict: cfg.strict}
+	if mode == chat.OutputNative {
+		schema := ts.Input.Schema
+		if cfg.strict {
+			schema = ts.Input.Strict().Schema
+		}
+		a.format = &chat.OutputFormat{Name: "answer", Schema: schema, Strict: cfg.strict}
+		return a, nil
+	}
 	tool, err := answerToolOf(rv.Type().Elem(), ts)
 	if err != nil {
 		return nil, fmt.Errorf("toolcall: Prompt.Answer: %w", err)
 	}
-	return &answerSpec{target: rv, in: ts, tool: tool, repairs: readLimit(cfg.limits.MaxAnswerRepairs, defaultAnswerRepairs)}, nil
+	a.tool = tool
+	return a, nil
 }
 
 // answerTools holds the answer tool of each answer type, built once: a
@@ -118,10 +163,10 @@ func answerToolOf(t reflect.Type, ts *argType) (Tool, error) {
 	return stored.(Tool), nil
 }
 
-// withAnswerTool returns set with the answer tool added; a tool of the
-// set with its name is an error.
+// withAnswerTool returns set with the answer tool added, in the tool mode;
+// a tool of the set with its name is an error.
 func (a *answerSpec) withAnswerTool(strict bool, set *toolSet) (*toolSet, error) {
-	if set.err != nil {
+	if a.tool == nil || set.err != nil {
 		return set, nil
 	}
 	if slices.ContainsFunc(set.defs.Defs, func(d chat.ToolDefinition) bool { return d.Name == answerTool }) {
@@ -130,8 +175,8 @@ func (a *answerSpec) withAnswerTool(strict bool, set *toolSet) (*toolSet, error)
 	return newToolSet(strict, append(slices.Clip(set.tools), a.tool)), nil
 }
 
-// decode writes the answer args, checked by the answer tool's call, into
-// the caller's value.
+// decode checks an answer, the answer tool's arguments or the text of a
+// native answer, and writes it into the caller's value when it passes.
 func (a *answerSpec) decode(strict bool, args []byte) error {
 	k := a.in.Input.Variant(false, strict, false)
 	fresh := reflect.New(a.target.Type().Elem())
@@ -162,4 +207,30 @@ func (a *answerSpec) answered(strict bool, execs []ToolExecution) (done bool, re
 		}
 	}
 	return false, refused
+}
+
+// refusedText is the AnswerError of a native answer, text, that decode
+// refused with err.
+func refusedText(text string, err error) *AnswerError {
+	refused := &AnswerError{Raw: text, Violations: []Violation{{Rule: "answer", Message: err.Error()}}}
+	var ae *ArgumentError
+	if errors.As(err, &ae) {
+		refused.Violations = ae.Violations
+	}
+	return refused
+}
+
+// repairText is what the model is told of a native answer that was
+// refused.
+func repairText(e *AnswerError) string {
+	var b strings.Builder
+	b.WriteString("Your answer does not follow the schema: ")
+	for i, v := range e.Violations {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(v.String())
+	}
+	b.WriteString(". Answer again, with only the JSON.")
+	return b.String()
 }

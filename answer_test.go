@@ -178,3 +178,59 @@ func TestAnswerRefusesTheCallersMistakes(t *testing.T) {
 		})
 	}
 }
+
+// structured is a scripted model that asks for structured output natively.
+type structured struct{ *tt.Model }
+
+func (structured) StructuredOutput() bool { return true }
+
+// TestAnswerNative: with a model that supports it, the schema goes in
+// Request.Output and the answer is the reply's text; a text that breaks
+// the schema, or is not JSON, goes back with what was wrong.
+func TestAnswerNative(t *testing.T) {
+	t.Parallel()
+	model := structured{tt.NewModel(
+		tt.ToolCalls(tt.Call("c1", "stock", `{}`)),
+		tt.Text(`{"item":"shirt","qty":20,"size":"M"}`),
+		tt.Text(`two shirts`),
+		tt.Text(`{"item":"shirt","qty":2,"size":"M"}`),
+	)}
+	var got Order
+	resp, err := toolcall.NewClient(model, toolcall.WithTools(stockTool())).Prompt("Order two shirts").Answer(&got).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, Order{Item: "shirt", Qty: 2, Size: "M"}, got)
+	assert.Equal(t, 2, resp.Repairs)
+	reqs := model.Requests()
+	require.Len(t, reqs, 4)
+	first := reqs[0]
+	require.NotNil(t, first.Output)
+	assert.Equal(t, "answer", first.Output.Name)
+	assert.Contains(t, string(first.Output.Schema), `"enum":["S","M","L"]`)
+	assert.Len(t, first.Tools, 1, "no answer tool")
+	assert.True(t, first.ToolChoice.IsZero(), "tools are not required")
+	last := func(r *chat.Request) string { return r.Messages[len(r.Messages)-1].Content }
+	assert.Equal(t, "Your answer does not follow the schema: qty: must be <= 10. Answer again, with only the JSON.", last(reqs[2]))
+	assert.Contains(t, last(reqs[3]), "Your answer does not follow the schema: ")
+	assert.Contains(t, last(reqs[3]), "not valid JSON")
+	require.NoError(t, tt.CheckHistory(resp.History))
+}
+
+// TestAnswerMode: the caller forces the tool on a model that could answer
+// natively; forcing native on one that cannot, or an unknown mode, is an
+// error and sends nothing.
+func TestAnswerMode(t *testing.T) {
+	t.Parallel()
+	model := structured{tt.NewModel(answer("a1", `{"item":"hat","qty":1,"size":"S"}`))}
+	var got Order
+	_, err := toolcall.NewClient(model).Prompt("A hat").Answer(&got).AnswerMode(chat.OutputTool).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, Order{Item: "hat", Qty: 1, Size: "S"}, got)
+	assert.Nil(t, model.Requests()[0].Output)
+
+	plain := tt.NewModel(tt.Text(`{}`))
+	_, err = toolcall.NewClient(plain).Prompt("A hat").Answer(&got).AnswerMode(chat.OutputNative).Call(context.Background())
+	assert.EqualError(t, err, "toolcall: Prompt.AnswerMode: the model (*toolcalltest.Model) cannot ask for an answer in a schema natively; use chat.OutputTool")
+	_, err = toolcall.NewClient(plain).Prompt("A hat").Answer(&got).AnswerMode("json").Call(context.Background())
+	assert.EqualError(t, err, `toolcall: Prompt.AnswerMode: unknown mode "json"; the modes are chat.OutputNative and chat.OutputTool`)
+	assert.Empty(t, plain.Requests())
+}

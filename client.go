@@ -96,21 +96,22 @@ func (c *Client) Prompt(user ...string) *Prompt {
 // type that is not a tool) are reported by Call or Stream. A Prompt is not
 // safe for concurrent use; make one per call.
 type Prompt struct {
-	c        *Client
-	system   string
-	messages []chat.Message
-	tools    []any
-	names    []string
-	toolsSet bool
-	tc       ToolContext
-	choice   chat.ToolChoice
-	options  chat.Options
-	model    string
-	state    map[string]any
-	paused   *Paused
-	decided  map[string]Decision
-	owner    string
-	answer   any // Answer's target
+	c          *Client
+	system     string
+	messages   []chat.Message
+	tools      []any
+	names      []string
+	toolsSet   bool
+	tc         ToolContext
+	choice     chat.ToolChoice
+	options    chat.Options
+	model      string
+	state      map[string]any
+	paused     *Paused
+	decided    map[string]Decision
+	owner      string
+	answer     any // Answer's target
+	answerMode chat.OutputMode
 	// first holds the first message, that of most prompts, in the Prompt's
 	// own allocation.
 	first [1]chat.Message
@@ -350,7 +351,7 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		cl.tools = set
 	}
 	if p.answer != nil {
-		a, err := newAnswer(cfg, p.answer)
+		a, err := newAnswer(cfg, p.c.model, p.answer, p.answerMode)
 		if err != nil {
 			return ctx, nil, err
 		}
@@ -424,7 +425,10 @@ func (cl *call) request(ctx context.Context, round int) (*chat.Request, *toolSet
 	if cl.cfg.answerAtLimit && round > cl.cfg.maxIterations {
 		req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceNone}
 	}
-	if cl.answer != nil && cl.req.ToolChoice.IsZero() {
+	if cl.answer != nil {
+		req.Output = cl.answer.format // nil in the tool mode
+	}
+	if cl.answer != nil && cl.answer.tool != nil && cl.req.ToolChoice.IsZero() {
 		// The answer is a call: the model must call a tool each round,
 		// and at the limit, the answer tool.
 		req.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceRequired}
@@ -583,14 +587,27 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		resp.Usage = resp.Usage.Add(mr.Usage)
 		resp.Message = mr.Message
 		if cl.answer != nil && !mr.HasToolCalls() {
-			// Text where data was asked for: told so, within the repairs.
+			// The answer, natively; or text where a call was asked for.
+			// Refused, it goes back with what was wrong, within the repairs.
 			hist := append(ownedHistory(cl.hist, req.Messages), mr.Message)
+			refused := &AnswerError{Raw: mr.Message.Content, Violations: []Violation{notAnswered}}
+			tell := notAnswered.Message
+			if cl.answer.format != nil {
+				err := cl.answer.decode(cl.answer.strict, []byte(mr.Message.Content))
+				if err == nil {
+					resp.History = slices.Clip(hist)
+					return resp, nil
+				}
+				refused = refusedText(mr.Message.Content, err)
+				tell = repairText(refused)
+			}
 			if resp.Repairs >= cl.answer.repairs {
 				resp.History = slices.Clip(hist)
-				return resp, &AnswerError{Raw: mr.Message.Content, Violations: []Violation{notAnswered}, Repairs: resp.Repairs}
+				refused.Repairs = resp.Repairs
+				return resp, refused
 			}
 			resp.Repairs++
-			cl.hist = append(hist, chat.UserMessage(notAnswered.Message))
+			cl.hist = append(hist, chat.UserMessage(tell))
 			cl.req.Messages = slices.Clip(cl.hist)
 			continue
 		}

@@ -155,7 +155,45 @@ type Request struct {
 	Tools      []ToolDefinition `json:"tools,omitempty"`
 	ToolChoice ToolChoice       `json:"tool_choice,omitzero"`
 	Options    Options          `json:"options,omitzero"`
+	// Output, when set, asks for a final answer in text that is one JSON
+	// value of its schema. Only a [StructuredModel] whose
+	// StructuredOutput reports true sends it; any other provider refuses
+	// the request.
+	Output *OutputFormat `json:"output,omitempty"`
 }
+
+// An OutputFormat is the schema a final answer must follow, sent in the
+// API's own field (Chat Completions' response_format json_schema,
+// Ollama's format).
+type OutputFormat struct {
+	// Name names the schema, where the API wants a name.
+	Name   string          `json:"name"`
+	Schema json.RawMessage `json:"schema"`
+	// Strict asks the API to constrain the answer to Schema, where it can;
+	// Schema is then a strict schema (see ToolDefinition.Strict).
+	Strict bool `json:"strict,omitempty"`
+}
+
+// A StructuredModel can ask its API for a final answer that follows a
+// JSON Schema (Request.Output).
+type StructuredModel interface {
+	Model
+	// StructuredOutput reports whether the model sends Request.Output.
+	StructuredOutput() bool
+}
+
+// OutputMode says how a final answer as data is asked for.
+type OutputMode string
+
+// Output modes. The zero value asks natively when the model is a
+// StructuredModel that supports it, and through a tool otherwise.
+const (
+	// OutputNative sends Request.Output, and the answer is the reply's text.
+	OutputNative OutputMode = "native"
+	// OutputTool offers a tool whose arguments are the answer: any model
+	// that calls tools can give it.
+	OutputTool OutputMode = "tool"
+)
 
 // A FinishReason says why the model stopped.
 type FinishReason string

@@ -271,7 +271,8 @@ func clone(req *chat.Request) *chat.Request {
 // Reasoning as "reasoning_content", a call's ProviderData (when a JSON
 // object) as its "extra_content" and a message's (an object with
 // extra_content or thought_signature, as Gemini's OpenAI-compatible
-// endpoint sends them) as the message's fields; it leaves out ToolName and IsError, an
+// endpoint sends them) as the message's fields, and Output as
+// response_format json_schema; it leaves out ToolName and IsError, an
 // empty input schema becomes {"type":"object","properties":{}}, and
 // tool_choice and parallel_tool_calls are sent only with tools. The keys
 // of Options.Extra are added at the top level, except those the body
@@ -299,6 +300,7 @@ type (
 		ParallelToolCalls any           `json:"parallel_tool_calls,omitempty"`
 		Temperature       *float64      `json:"temperature,omitempty"`
 		TopP              *float64      `json:"top_p,omitempty"`
+		ResponseFormat    *wireFormat   `json:"response_format,omitempty"`
 		Messages          []wireMessage `json:"messages"`
 	}
 	wireMessage struct {
@@ -332,6 +334,10 @@ type (
 		Strict      bool            `json:"strict,omitempty"`
 		Parameters  json.RawMessage `json:"parameters"`
 	}
+	wireFormat struct {
+		Type       string             `json:"type"`
+		JSONSchema *chat.OutputFormat `json:"json_schema"`
+	}
 	wireToolChoice struct {
 		Type     string `json:"type"`
 		Function struct {
@@ -349,6 +355,9 @@ func wireJSON(req *chat.Request) ([]byte, error) {
 		Messages: make([]wireMessage, len(req.Messages))}
 	if o.MaxTokens != nil {
 		body.MaxTokens = *o.MaxTokens
+	}
+	if req.Output != nil {
+		body.ResponseFormat = &wireFormat{Type: "json_schema", JSONSchema: req.Output}
 	}
 	for i, m := range req.Messages {
 		out := &body.Messages[i]

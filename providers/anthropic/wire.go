@@ -107,6 +107,10 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	if m.baseProblem != "" {
 		return invalid("%s", m.baseProblem)
 	}
+	if req.Output != nil {
+		// Not a StructuredModel: an answer in a schema goes through a tool.
+		return invalid("Request.Output: this provider does not send an output schema; ask for the answer with chat.OutputTool")
+	}
 
 	o := &req.Options
 	wr := messagesRequest{Model: model, MaxTokens: m.maxTokens, Stream: stream, StopSequences: o.Stop}

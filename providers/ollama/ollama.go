@@ -157,6 +157,10 @@ func keepAliveValue(s string) any {
 	return s
 }
 
+// StructuredOutput reports true: Request.Output's schema goes out as
+// Ollama's format.
+func (m *Model) StructuredOutput() bool { return true }
+
 // Chat sends req with "stream": false and returns the reply. It does not
 // modify req. Errors are [*chat.ProviderError] values; see the package
 // documentation. The reply's Attempts, or the error's, is the number of

@@ -153,6 +153,12 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	if len(wr.Options) == 0 {
 		wr.Options = nil
 	}
+	if req.Output != nil {
+		if wr.Format != nil {
+			return invalid("Request.Output and Options.Extra[\"format\"] both set the format; give one")
+		}
+		wr.Format = req.Output.Schema
+	}
 
 	body, err := wire.Encode(wr)
 	if err != nil {

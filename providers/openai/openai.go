@@ -180,6 +180,11 @@ func (m *Model) String() string {
 // GoString is String, for %#v.
 func (m *Model) GoString() string { return m.String() }
 
+// StructuredOutput reports true: Request.Output goes out as response_format
+// {"type": "json_schema", "json_schema": {name, schema, strict}}, the shape
+// OpenAI, llama.cpp's server, vLLM and Ollama's /v1 take.
+func (m *Model) StructuredOutput() bool { return true }
+
 // Chat sends req and returns the reply. It does not modify req. Errors are
 // [*chat.ProviderError] values; see the package documentation. The reply's
 // Attempts, or the error's, is the number of requests sent.

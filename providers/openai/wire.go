@@ -17,19 +17,27 @@ import (
 // bytes). Temperature and top_p are pointers, so that a temperature of 0,
 // the usual setting for tool calling, is sent.
 type chatRequest struct {
-	Model               string         `json:"model"`
-	MaxTokens           int            `json:"max_tokens,omitempty"`
-	MaxCompletionTokens int            `json:"max_completion_tokens,omitempty"`
-	Stream              bool           `json:"stream"`
-	Stop                []string       `json:"stop,omitempty"`
-	Seed                *int           `json:"seed,omitempty"`
-	Tools               []wireTool     `json:"tools,omitempty"`
-	ToolChoice          any            `json:"tool_choice,omitempty"` // a mode, or a wireToolChoice
-	StreamOptions       *streamOptions `json:"stream_options,omitempty"`
-	ParallelToolCalls   *bool          `json:"parallel_tool_calls,omitempty"`
-	Temperature         *float64       `json:"temperature,omitempty"`
-	TopP                *float64       `json:"top_p,omitempty"`
-	Messages            []wireMessage  `json:"messages"`
+	Model               string          `json:"model"`
+	MaxTokens           int             `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
+	Stream              bool            `json:"stream"`
+	Stop                []string        `json:"stop,omitempty"`
+	Seed                *int            `json:"seed,omitempty"`
+	Tools               []wireTool      `json:"tools,omitempty"`
+	ToolChoice          any             `json:"tool_choice,omitempty"` // a mode, or a wireToolChoice
+	StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
+	ParallelToolCalls   *bool           `json:"parallel_tool_calls,omitempty"`
+	Temperature         *float64        `json:"temperature,omitempty"`
+	TopP                *float64        `json:"top_p,omitempty"`
+	ResponseFormat      *responseFormat `json:"response_format,omitempty"`
+	Messages            []wireMessage   `json:"messages"`
+}
+
+// responseFormat asks for an answer in a JSON Schema (Request.Output), as
+// OpenAI, llama.cpp's server, vLLM and Ollama's /v1 take it.
+type responseFormat struct {
+	Type       string             `json:"type"` // "json_schema"
+	JSONSchema *chat.OutputFormat `json:"json_schema"`
 }
 
 type streamOptions struct {
@@ -169,6 +177,9 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	}
 	if stream {
 		wr.StreamOptions = &streamOptions{IncludeUsage: true}
+	}
+	if req.Output != nil {
+		wr.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: req.Output}
 	}
 
 	body, err := wire.Encode(&wr)

@@ -121,6 +121,9 @@ func TestWireJSONMatchesProvider(t *testing.T) {
 				ProviderData: json.RawMessage(`{"extra_content":{"google":{"thought_signature":"CiQB+/w=="}},"thought_signature":"CiQB+/w=="}`)},
 			chat.ToolMessage(paris, "sunny"),
 		}}},
+		{name: "output schema", req: &chat.Request{Tools: weather, Messages: []chat.Message{askParis}, Output: &chat.OutputFormat{
+			Name: "answer", Strict: true,
+			Schema: json.RawMessage(`{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"],"additionalProperties":false}`)}}},
 		{name: "tool context", req: toolContextRequest(t)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

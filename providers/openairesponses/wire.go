@@ -94,6 +94,10 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	invalid := func(format string, args ...any) ([]byte, string, error) {
 		return nil, model, m.ep.BadRequest(model, fmt.Sprintf(format, args...))
 	}
+	if req.Output != nil {
+		// Not a StructuredModel: an answer in a schema goes through a tool.
+		return invalid("Request.Output: this provider does not send an output schema; ask for the answer with chat.OutputTool")
+	}
 	o := &req.Options
 	if len(o.Stop) > 0 {
 		return invalid("Options.Stop: the Responses API has no stop sequences")
