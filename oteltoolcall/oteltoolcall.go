@@ -249,6 +249,9 @@ func (in *instrumentation) afterCall(ctx context.Context, resp *toolcall.Respons
 	span := trace.SpanFromContext(ctx)
 	if resp != nil {
 		span.SetAttributes(usage(nil, resp.Usage)...)
+		if resp.Repairs > 0 {
+			span.SetAttributes(AnswerRepairsKey.Int(resp.Repairs))
+		}
 		if in.cfg.content && err == nil {
 			var finish chat.FinishReason
 			if n := len(resp.Intermediate); n > 0 && resp.Intermediate[n-1] != nil {
@@ -289,6 +292,7 @@ func (in *instrumentation) beforeModel(ctx context.Context, req *chat.Request) c
 		if in.cfg.content {
 			attrs = append(attrs, semconv.GenAIInputMessagesKey.String(inputMessages(req.Messages)))
 		}
+		attrs = outputMode(attrs, req)
 	}
 	ctx, _ = in.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	return ctx
@@ -446,4 +450,26 @@ func errorType(err error) string {
 		err = te.Err
 	}
 	return semconv.ErrorType(err).Value.AsString()
+}
+
+// The attributes of a typed answer (toolcall.Prompt.Answer), which the
+// GenAI conventions do not name: how it was asked for, on each model
+// span, and how many answers went back to the model, on the call's span.
+const (
+	AnswerModeKey    = attribute.Key("toolcall.answer.mode")    // "native" or "tool"
+	AnswerRepairsKey = attribute.Key("toolcall.answer.repairs") // set when above 0
+)
+
+// outputMode adds to attrs how a request asks for a typed answer: natively
+// (gen_ai.output.type json), or through the answer tool.
+func outputMode(attrs []attribute.KeyValue, req *chat.Request) []attribute.KeyValue {
+	if req.Output != nil {
+		return append(attrs, semconv.GenAIOutputTypeJSON, AnswerModeKey.String(string(chat.OutputNative)))
+	}
+	for _, d := range req.Tools {
+		if d.Name == "final_answer" {
+			return append(attrs, AnswerModeKey.String(string(chat.OutputTool)))
+		}
+	}
+	return attrs
 }
