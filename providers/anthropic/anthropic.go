@@ -206,6 +206,12 @@ func (m *Model) String() string {
 // GoString is String, for %#v.
 func (m *Model) GoString() string { return m.String() }
 
+// StructuredOutput reports whether Request.Output is sent, as
+// output_config.format json_schema: with the current API version, not
+// with Version20230601, which Ollama and llama-server speak and which has
+// no output_config.
+func (m *Model) StructuredOutput() bool { return !m.legacy }
+
 // Chat sends req and returns the reply. It does not modify req. Errors are
 // [*chat.ProviderError] values; see the package documentation. The reply's
 // Attempts, or the error's, is the number of requests sent.

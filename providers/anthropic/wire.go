@@ -26,7 +26,16 @@ type messagesRequest struct {
 	TopP          *float64        `json:"top_p,omitempty"`
 	StopSequences []string        `json:"stop_sequences,omitempty"`
 	Thinking      json.RawMessage `json:"thinking,omitempty"`
+	OutputConfig  *outputConfig   `json:"output_config,omitempty"`
 	Stream        bool            `json:"stream,omitempty"`
+}
+
+// outputConfig asks for an answer in a JSON Schema (Request.Output).
+type outputConfig struct {
+	Format struct {
+		Type   string          `json:"type"` // "json_schema"
+		Schema json.RawMessage `json:"schema"`
+	} `json:"format"`
 }
 
 // A wireMessage is one turn. Content is always a list of blocks: a
@@ -107,9 +116,9 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	if m.baseProblem != "" {
 		return invalid("%s", m.baseProblem)
 	}
-	if req.Output != nil {
-		// Not a StructuredModel: an answer in a schema goes through a tool.
-		return invalid("Request.Output: this provider does not send an output schema; ask for the answer with chat.OutputTool")
+	if req.Output != nil && m.legacy {
+		// Version 2023-06-01 (Ollama, llama-server) has no output_config.
+		return invalid("Request.Output: API version %s has no output schema; ask for the answer with chat.OutputTool", m.version)
 	}
 
 	o := &req.Options
@@ -132,6 +141,13 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		}
 	}
 	wr.Temperature, wr.TopP = o.Temperature, o.TopP
+	if req.Output != nil {
+		if _, ok := o.Extra["output_config"]; ok {
+			return invalid("Request.Output and Options.Extra[\"output_config\"] both set output_config; give one")
+		}
+		wr.OutputConfig = &outputConfig{}
+		wr.OutputConfig.Format.Type, wr.OutputConfig.Format.Schema = "json_schema", req.Output.Schema
+	}
 
 	wr.Thinking = m.thinking
 	if v, ok := o.Extra["thinking"]; ok {

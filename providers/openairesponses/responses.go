@@ -148,6 +148,10 @@ func (m *Model) String() string {
 // GoString is String, for %#v.
 func (m *Model) GoString() string { return m.String() }
 
+// StructuredOutput reports true: Request.Output goes out as text.format
+// {"type": "json_schema", name, schema, strict}.
+func (m *Model) StructuredOutput() bool { return true }
+
 // Chat sends req and returns the reply. It does not modify req. Errors are
 // [*chat.ProviderError] values; see the package documentation. The reply's
 // Attempts, or the error's, is the number of requests sent.

@@ -32,6 +32,19 @@ type request struct {
 	// reasoning goes back to the model when nothing is stored. Models
 	// without reasoning refuse it, so it is sent only with reasoning.
 	Include []string `json:"include,omitempty"`
+	// Text asks for an answer in a JSON Schema (Request.Output).
+	Text *textConfig `json:"text,omitempty"`
+}
+
+// textConfig is the request's "text": {"format": {"type": "json_schema",
+// "name", "schema", "strict"}}.
+type textConfig struct {
+	Format struct {
+		Type   string          `json:"type"` // "json_schema"
+		Name   string          `json:"name"`
+		Schema json.RawMessage `json:"schema"`
+		Strict bool            `json:"strict,omitempty"`
+	} `json:"format"`
 }
 
 // include is the request's "include" when it asks for reasoning:
@@ -94,10 +107,6 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 	invalid := func(format string, args ...any) ([]byte, string, error) {
 		return nil, model, m.ep.BadRequest(model, fmt.Sprintf(format, args...))
 	}
-	if req.Output != nil {
-		// Not a StructuredModel: an answer in a schema goes through a tool.
-		return invalid("Request.Output: this provider does not send an output schema; ask for the answer with chat.OutputTool")
-	}
 	o := &req.Options
 	if len(o.Stop) > 0 {
 		return invalid("Options.Stop: the Responses API has no stop sequences")
@@ -157,6 +166,14 @@ func (m *Model) encode(req *chat.Request, stream bool) ([]byte, string, error) {
 		wr.ParallelToolCalls = o.ParallelToolCalls
 	}
 
+	if out := req.Output; out != nil {
+		if _, ok := o.Extra["text"]; ok {
+			return invalid("Request.Output and Options.Extra[\"text\"] both set text; give one")
+		}
+		wr.Text = &textConfig{}
+		f := &wr.Text.Format
+		f.Type, f.Name, f.Schema, f.Strict = "json_schema", out.Name, out.Schema, out.Strict
+	}
 	body, err := wire.EncodeRequest(&wr, req.Tools, nil, nil)
 	if err == nil {
 		body, err = wr.addExtra(body, o.Extra)
@@ -221,6 +238,8 @@ func (r *request) has(key string) bool {
 		return r.Stream
 	case "include":
 		return len(r.Include) > 0
+	case "text":
+		return r.Text != nil
 	}
 	return false
 }
