@@ -18,16 +18,22 @@
 //	# Anthropic
 //	ANTHROPIC_API_KEY=sk-ant-... go run ./examples/quickstart
 //
+//	# Gemini
+//	GEMINI_API_KEY=... go run ./examples/quickstart
+//
 //	# Ollama
 //	OLLAMA_HOST=localhost:11434 go run ./examples/quickstart -model qwen2.5
 //
 // The -provider flag chooses explicitly: scripted, openai (Chat
 // Completions), responses (OpenAI's Responses API, with OPENAI_API_KEY and
 // OPENAI_BASE_URL), anthropic (the Messages API, with ANTHROPIC_API_KEY and
-// ANTHROPIC_BASE_URL) or ollama. -model names the model (default
-// gpt-4o-mini for openai, gpt-5-mini for responses, claude-sonnet-4-5 for
-// anthropic, qwen2.5 for ollama). Without -provider, the environment
-// chooses: OPENAI_* wins over ANTHROPIC_*, which wins over OLLAMA_HOST.
+// ANTHROPIC_BASE_URL), gemini (the Gemini API, with GEMINI_API_KEY or
+// GOOGLE_API_KEY, and GOOGLE_GEMINI_BASE_URL) or ollama. -model names the
+// model (default gpt-4o-mini for openai, gpt-5-mini for responses,
+// claude-sonnet-4-5 for anthropic, gemini-2.5-flash for gemini, qwen2.5 for
+// ollama). Without -provider, the environment chooses: OPENAI_* wins over
+// ANTHROPIC_*, which wins over GEMINI_API_KEY and GOOGLE_API_KEY, which win
+// over OLLAMA_HOST.
 package main
 
 import (
@@ -44,6 +50,7 @@ import (
 
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/providers/anthropic"
+	"github.com/toolcall-go/toolcall/providers/gemini"
 	"github.com/toolcall-go/toolcall/providers/ollama"
 	"github.com/toolcall-go/toolcall/providers/openai"
 	"github.com/toolcall-go/toolcall/providers/openairesponses"
@@ -83,8 +90,8 @@ func main() {
 }
 
 func run() error {
-	provider := flag.String("provider", "", "scripted, openai, responses, anthropic or ollama (default: chosen from the environment)")
-	modelName := flag.String("model", "", "model name (default gpt-4o-mini for openai, gpt-5-mini for responses, claude-sonnet-4-5 for anthropic, qwen2.5 for ollama)")
+	provider := flag.String("provider", "", "scripted, openai, responses, anthropic, gemini or ollama (default: chosen from the environment)")
+	modelName := flag.String("model", "", "model name (default gpt-4o-mini for openai, gpt-5-mini for responses, claude-sonnet-4-5 for anthropic, gemini-2.5-flash for gemini, qwen2.5 for ollama)")
 	flag.Parse()
 
 	model, err := chooseModel(*provider, *modelName)
@@ -123,6 +130,7 @@ To use a real model:
   OPENAI_API_KEY=sk-... go run ./examples/quickstart                                 # OpenAI
   OPENAI_BASE_URL=http://localhost:8080/v1 go run ./examples/quickstart -model NAME  # any OpenAI-compatible server
   ANTHROPIC_API_KEY=sk-ant-... go run ./examples/quickstart                          # Anthropic
+  GEMINI_API_KEY=... go run ./examples/quickstart                                    # Gemini
   OLLAMA_HOST=localhost:11434 go run ./examples/quickstart -model qwen2.5            # Ollama
   -provider responses uses OpenAI's Responses API instead of Chat Completions.
 
@@ -137,6 +145,8 @@ func chooseModel(provider, name string) (chat.Model, error) {
 			provider = "openai"
 		case os.Getenv("ANTHROPIC_API_KEY") != "" || os.Getenv("ANTHROPIC_BASE_URL") != "":
 			provider = "anthropic"
+		case os.Getenv("GEMINI_API_KEY") != "" || os.Getenv("GOOGLE_API_KEY") != "":
+			provider = "gemini"
 		case os.Getenv("OLLAMA_HOST") != "":
 			provider = "ollama"
 		default:
@@ -165,6 +175,13 @@ func chooseModel(provider, name string) (chat.Model, error) {
 		fmt.Printf("Using model %s on %s (Messages API).\n\n", name, server)
 		// BaseURL and APIKey default to $ANTHROPIC_BASE_URL and $ANTHROPIC_API_KEY.
 		return anthropic.New(anthropic.Config{Model: name}), nil
+	case "gemini":
+		name = cmp.Or(name, "gemini-2.5-flash")
+		server := cmp.Or(os.Getenv("GOOGLE_GEMINI_BASE_URL"), "the Gemini API")
+		fmt.Printf("Using model %s on %s.\n\n", name, server)
+		// BaseURL defaults to $GOOGLE_GEMINI_BASE_URL, APIKey to
+		// $GOOGLE_API_KEY, else $GEMINI_API_KEY.
+		return gemini.New(gemini.Config{Model: name}), nil
 	case "ollama":
 		name = cmp.Or(name, "qwen2.5")
 		server := cmp.Or(os.Getenv("OLLAMA_HOST"), ollama.DefaultBaseURL)
@@ -172,7 +189,7 @@ func chooseModel(provider, name string) (chat.Model, error) {
 		// BaseURL defaults to $OLLAMA_HOST.
 		return ollama.New(ollama.Config{Model: name}), nil
 	}
-	return nil, errors.New("-provider must be scripted, openai, responses, anthropic or ollama, not " + provider)
+	return nil, errors.New("-provider must be scripted, openai, responses, anthropic, gemini or ollama, not " + provider)
 }
 
 // scriptedModel replies as a real model would: first a call to the tool,
