@@ -48,8 +48,9 @@ const defaultAnswerRepairs = 2
 // a value that broke its schema. Response.Repairs counts the answers sent
 // back.
 //
-// A resumed prompt ([Prompt.Resume]) asks for the answer again only when
-// given Answer again.
+// A call that pauses ([Paused]) records the answer's type: its resume must
+// be given Answer again, with a value of that type, and ends with the
+// answer as the call would have.
 func (p *Prompt) Answer(v any) *Prompt { p.answer = v; return p }
 
 // AnswerMode forces how the answer of [Prompt.Answer] is asked for:

@@ -234,3 +234,34 @@ func TestAnswerMode(t *testing.T) {
 	assert.EqualError(t, err, `toolcall: Prompt.AnswerMode: unknown mode "json"; the modes are chat.OutputNative and chat.OutputTool`)
 	assert.Empty(t, plain.Requests())
 }
+
+// TestAnswerAcrossAPause: a call that asks for a typed answer and pauses
+// is resumed with the same request for it, and ends with the answer; a
+// resume that does not ask for it, or for another type, is refused.
+func TestAnswerAcrossAPause(t *testing.T) {
+	t.Parallel()
+	var l ledger
+	model := tt.NewModel(
+		tt.ToolCalls(tt.Call("t1", "transfer", `{"to":"ana","amount":10}`)),
+		answer("a1", `{"item":"transfer","qty":1,"size":"S"}`),
+	)
+	client := toolcall.NewClient(model, toolcall.WithTools(bankTools(&l)))
+	var got Order
+	_, err := client.Prompt("pay ana, then report").Answer(&got).Call(context.Background())
+	var p *toolcall.Paused
+	require.ErrorAs(t, err, &p)
+	assert.Equal(t, "toolcall_test.Order", p.Answer)
+
+	_, err = client.Prompt().Resume(p, allowT1).Call(context.Background())
+	require.EqualError(t, err, `toolcall: the paused call asked for a typed answer of type "toolcall_test.Order", and the resuming prompt for "": give Prompt.Answer a value of the same type`)
+	var other struct{ X int }
+	_, err = client.Prompt().Resume(p, allowT1).Answer(&other).Call(context.Background())
+	require.ErrorContains(t, err, `and the resuming prompt for "struct { X int }"`)
+	assert.Zero(t, l.get()["t1"], "nothing ran")
+
+	resp, err := client.Prompt().Resume(p, allowT1).Answer(&got).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, Order{Item: "transfer", Qty: 1, Size: "S"}, got)
+	assert.Equal(t, 1, l.get()["t1"])
+	require.NoError(t, tt.CheckHistory(resp.History))
+}

@@ -94,6 +94,10 @@ type Paused struct {
 	// Expires is when a resume starts to refuse this state, when the
 	// client sets an expiry ([WithPauseExpiry]); zero otherwise.
 	Expires time.Time `json:"expires,omitzero"`
+	// Answer is the name of the type of the typed answer the paused call
+	// asked for ([Prompt.Answer]), empty when it asked for none: a resume
+	// must ask for an answer of the same type.
+	Answer string `json:"answer,omitempty"`
 	// Seal authenticates every other field, and the owner the call gave
 	// ([Prompt.Owner]), when the client seals ([WithSealKeys]): the id of
 	// the key, a dot, and the HMAC.

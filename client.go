@@ -369,6 +369,13 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		if p.system != "" || len(p.messages) > 0 || len(pz.History) == 0 || p.state != nil {
 			return ctx, nil, errors.New("toolcall: a resumed prompt takes its history and state from the Paused state, and no messages or state")
 		}
+		asked := ""
+		if cl.answer != nil {
+			asked = cl.answer.target.Type().Elem().String()
+		}
+		if asked != pz.Answer {
+			return ctx, nil, fmt.Errorf("toolcall: the paused call asked for a typed answer of type %q, and the resuming prompt for %q: give Prompt.Answer a value of the same type", pz.Answer, asked)
+		}
 		// Clipped: the round resumed appends to a copy, for pz is the
 		// caller's.
 		cl.hist = pz.History[: len(pz.History)-1 : len(pz.History)-1]
@@ -674,6 +681,9 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 		}
 	}
 	if pz := ex.paused; pz != nil {
+		if cl.answer != nil {
+			pz.Answer = cl.answer.target.Type().Elem().String()
+		}
 		if serr := cl.cfg.finishPause(pz, cl.req.Model, cl.req.Options, resp.State, cl.p.owner); serr != nil {
 			return true, serr
 		}
