@@ -44,7 +44,7 @@ func Decide(ctx context.Context, c client.Client, workflowID, runID string, deci
 	if err == nil {
 		err = h.Get(ctx, nil)
 	}
-	if err != nil && ctx.Err() != nil {
+	if err != nil && (ctx.Err() != nil || errors.As(err, new(*client.WorkflowUpdateServiceTimeoutOrCanceledError))) {
 		return fmt.Errorf("temporaltoolcall: Decide: no worker applied the decisions before the context ended (is a worker of the conversation's task queue running?): %w", err)
 	}
 	return err
