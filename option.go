@@ -98,10 +98,10 @@ func WithConverter(conv func(result any) (string, error)) ToolOption {
 // A ClientOption configures a [Client]. Where a setting lives: a setting of
 // the loop or of tool execution is an option, given to [NewClient] or
 // [Client.With]; a value of one request (its messages, system message,
-// tools, tool names, tool context, tool choice, sampling options, model) is
-// a [Prompt] method. Tools
-// are both: [WithTools] gives the client's default tools, which a Prompt's
-// own replace.
+// tools, tool names, tool context, tool choice, sampling options, model,
+// session state, typed answer, owner) is a [Prompt] method. Tools are
+// both: [WithTools] gives the client's default tools, which a Prompt's own
+// replace.
 type ClientOption interface{ apply(*config) }
 
 // A ManagerOption configures how tool calls are executed. [NewManager]
