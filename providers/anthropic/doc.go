@@ -90,6 +90,16 @@
 // its thinking block, others before a call). Message.Content keeps their
 // text, as the reply had it.
 //
+// # Typed answers
+//
+// With the current API version the Model is a [chat.StructuredModel]: a
+// request's Output (a typed answer asked for with toolcall's Prompt.Answer)
+// goes out as output_config.format {"type": "json_schema", "schema"}, as
+// the recording parallel_tool_use_no_text shows api.anthropic.com taking;
+// the answer is the reply's text. [Version20230601], which Ollama and
+// llama-server speak, has no output_config: such a Model is not structured
+// (the loop then asks through a tool) and refuses a request with Output.
+//
 // # Responses
 //
 // The reply's text blocks are joined into Message.Content and its

@@ -91,6 +91,14 @@
 // be set that way. Tool definitions' Strict has no equivalent and is not
 // sent.
 //
+// # Typed answers
+//
+// The Model is a [chat.StructuredModel]: a request's Output (a typed answer
+// asked for with toolcall's Prompt.Answer) goes out in generationConfig as
+// responseMimeType application/json and responseJsonSchema, the whole
+// schema, as the recording stream_function_call_then_json shows the API
+// taking; the answer is the reply's text.
+//
 // # Replies
 //
 // Only the candidate of index 0 is read. Its text parts are joined into

@@ -44,6 +44,12 @@
 // arguments against the full schema before a tool runs and reports
 // violations to the model, so the dropped rules still hold.
 //
+// # Typed answers
+//
+// The Model is a [chat.StructuredModel]: a request's Output (a typed answer
+// asked for with toolcall's Prompt.Answer) goes out as format, the schema
+// itself; Options.Extra["format"] beside it is refused.
+//
 // # Responses
 //
 // Ollama sends tool call arguments as a JSON object; they become JSON text

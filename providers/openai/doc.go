@@ -62,6 +62,15 @@
 // request already has that field; model, messages, stream, stream_options,
 // tools and tool_choice cannot be set that way.
 //
+// # Typed answers
+//
+// The Model is a [chat.StructuredModel]: a request's Output (a typed answer
+// asked for with toolcall's Prompt.Answer) goes out as response_format
+// {"type": "json_schema", "json_schema": {name, schema, strict}}, which
+// OpenAI, llama.cpp's server, vLLM and Ollama's /v1 take; the answer is
+// the reply's text. The recording tool_call_json_answer shows api.openai.com
+// answering so.
+//
 // # Responses
 //
 // The first choice becomes the reply: its text (a refusal is text too, and

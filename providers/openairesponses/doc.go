@@ -97,6 +97,13 @@
 // under that key that is not this package's, or that names a call the
 // message does not have, fails the request with [chat.ErrBadRequest].
 //
+// # Typed answers
+//
+// The Model is a [chat.StructuredModel]: a request's Output (a typed answer
+// asked for with toolcall's Prompt.Answer) goes out as text.format
+// {"type": "json_schema", name, schema, strict}; the answer is the reply's
+// text. Options.Extra["text"] beside it is refused, not merged.
+//
 // # Responses
 //
 // The output items become the reply: the text of its message items (a
