@@ -142,6 +142,15 @@
 // [ErrReplyCut] and a Response whose Intermediate ends with the cut reply
 // and whose History, without it, can be resent.
 //
+// # Typed answers
+//
+// [Prompt.Answer] asks for the final answer as a Go value: its schema is
+// made from the value's type as tool arguments' are, the answer is checked
+// against it before it is decoded, and one that breaks it goes back to the
+// model with what was wrong, a bounded number of times ([AnswerError]
+// after). The answer is asked for natively where the provider can (a
+// [chat.StructuredModel]), through a final_answer tool elsewhere.
+//
 // # State, approval and pauses
 //
 // Tools write session state with [SetState]; later rounds read it from
@@ -150,7 +159,9 @@
 // for something slow ([Pause]) ends the Call with a *[Paused]: plain JSON,
 // resumed with [Prompt.Resume] in any process. Stored outside the process
 // it is untrusted input: seal it ([WithSealKeys]) and a resume refuses any
-// edit; every resume checks that the waiting calls are the model's and
+// edit, or a state sealed for another owner ([Prompt.Owner]) or past its
+// expiry; every resume checks that the waiting calls are the model's and
 // runs each approved call at most once ([WithResumeClaim] across
-// processes). SECURITY.md lists every trust boundary and its guarantees.
+// processes, which a sealing client must have). SECURITY.md lists every
+// trust boundary and its guarantees.
 package toolcall
