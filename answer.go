@@ -38,12 +38,15 @@ const defaultAnswerRepairs = 2
 //     prompt's tools, which the model is required to call, so that any
 //     model that calls tools can answer: the round in which it is called
 //     ends the call (the other calls of that reply run too and are kept
-//     in the history; a returnDirect tool does not end the call).
+//     in the history; a returnDirect tool does not end the call). Giving
+//     the answer runs nothing, so no approver or middleware sees it; hooks
+//     do. With [WithAnswerAtLimit], the model is asked for the answer past
+//     the iteration limit.
 //
 // An answer that is not JSON or breaks the schema goes back to the model
 // with the violations, as bad tool arguments do, and so does a reply in
 // plain text in the tool mode, up to [Limits].MaxAnswerRepairs times (2
-// by default); then Call returns an [*AnswerError] with the last answer
+// by default) and within the iteration limit; then Call returns an [*AnswerError] with the last answer
 // given. v is written only with an answer that passed: a caller never gets
 // a value that broke its schema. Response.Repairs counts the answers sent
 // back.
@@ -86,6 +89,15 @@ func (e *AnswerError) Error() string {
 // notAnswered is what a reply in plain text breaks, when the answer must be
 // data.
 var notAnswered = Violation{Rule: "tool", Message: "the final answer must be given by calling the tool " + answerTool + ", not as text"}
+
+// typeName names t for Paused.Answer: with its package path, so that two
+// types of one name in two packages differ.
+func typeName(t reflect.Type) string {
+	if t.PkgPath() == "" {
+		return t.String()
+	}
+	return t.PkgPath() + "." + t.Name()
+}
 
 // answerSpec is a call's request for a typed answer: where it goes, the
 // compiled schema, and how it is asked for: the tool the model calls, or
@@ -145,8 +157,15 @@ func newAnswer(cfg *config, model chat.Model, v any, mode chat.OutputMode) (*ans
 }
 
 // answerTools holds the answer tool of each answer type, built once: a
-// tool is not modified once built, so calls share it.
-var answerTools sync.Map // reflect.Type -> Tool
+// tool is not modified once built, so calls share it. isAnswer holds the
+// same tools, as keys.
+var answerTools, isAnswer sync.Map // reflect.Type -> Tool; Tool -> struct{}
+
+// isAnswerTool reports whether t is the answer tool of a typed answer.
+func isAnswerTool(t Tool) bool {
+	_, ok := isAnswer.Load(t)
+	return ok
+}
 
 func answerToolOf(t reflect.Type, ts *argType) (Tool, error) {
 	if tool, ok := answerTools.Load(t); ok {
@@ -161,6 +180,7 @@ func answerToolOf(t reflect.Type, ts *argType) (Tool, error) {
 		return nil, err
 	}
 	stored, _ := answerTools.LoadOrStore(t, tool)
+	isAnswer.Store(stored, struct{}{})
 	return stored.(Tool), nil
 }
 

@@ -250,10 +250,10 @@ func TestAnswerAcrossAPause(t *testing.T) {
 	_, err := client.Prompt("pay ana, then report").Answer(&got).Call(context.Background())
 	var p *toolcall.Paused
 	require.ErrorAs(t, err, &p)
-	assert.Equal(t, "toolcall_test.Order", p.Answer)
+	assert.Equal(t, "github.com/toolcall-go/toolcall_test.Order", p.Answer)
 
 	_, err = client.Prompt().Resume(p, allowT1).Call(context.Background())
-	require.EqualError(t, err, `toolcall: the paused call asked for a typed answer of type "toolcall_test.Order", and the resuming prompt for "": give Prompt.Answer a value of the same type`)
+	require.EqualError(t, err, `toolcall: the paused call asked for a typed answer of type "github.com/toolcall-go/toolcall_test.Order", and the resuming prompt for "": give Prompt.Answer a value of the same type`)
 	var other struct{ X int }
 	_, err = client.Prompt().Resume(p, allowT1).Answer(&other).Call(context.Background())
 	require.ErrorContains(t, err, `and the resuming prompt for "struct { X int }"`)
@@ -264,4 +264,88 @@ func TestAnswerAcrossAPause(t *testing.T) {
 	assert.Equal(t, Order{Item: "transfer", Qty: 1, Size: "S"}, got)
 	assert.Equal(t, 1, l.get()["t1"])
 	require.NoError(t, tt.CheckHistory(resp.History))
+}
+
+// TestAnswerGivenInAPausedRound: the answer given in the round that
+// paused ends the resumed call, and a returnDirect call in that round does
+// not end it without the answer.
+func TestAnswerGivenInAPausedRound(t *testing.T) {
+	t.Parallel()
+	var l ledger
+	status := toolcall.MustFunc("status", "Order status", func(ctx context.Context, _ struct{}) (string, error) {
+		return "shipped", nil
+	}, toolcall.WithReturnDirect(true), toolcall.WithNeedsApproval(true))
+	tools := []any{bankTools(&l), status}
+	for name, tc := range map[string]struct {
+		reply     tt.Reply
+		decisions map[string]toolcall.Decision
+		more      []tt.Reply
+	}{
+		"answer beside a waiting call": {tt.ToolCalls(tt.Call("t1", "transfer", `{"to":"ana","amount":10}`), tt.Call("a1", "final_answer", `{"item":"x","qty":1,"size":"S"}`)), allowT1, nil},
+		"returnDirect call resumed":    {tt.ToolCalls(tt.Call("s1", "status", `{}`)), map[string]toolcall.Decision{"s1": {Allow: true}}, []tt.Reply{answer("a2", `{"item":"x","qty":1,"size":"S"}`)}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			model := tt.NewModel(append([]tt.Reply{tc.reply}, tc.more...)...)
+			client := toolcall.NewClient(model, toolcall.WithTools(tools...))
+			var got Order
+			_, err := client.Prompt("go").Answer(&got).Call(context.Background())
+			var p *toolcall.Paused
+			require.ErrorAs(t, err, &p)
+			resp, err := client.Prompt().Resume(p, tc.decisions).Answer(&got).Call(context.Background())
+			require.NoError(t, err)
+			assert.Equal(t, Order{Item: "x", Qty: 1, Size: "S"}, got)
+			assert.False(t, resp.ReturnedDirect)
+			assert.Equal(t, 1+len(tc.more), len(model.Requests()), "no request after the answer")
+		})
+	}
+}
+
+// TestAnswerAtLimitAndItsBounds: WithAnswerAtLimit takes the answer the
+// model gives at the limit; repairs never go past the iteration limit,
+// even with no limit on repairs; the approver and middleware do not see
+// the answer tool.
+func TestAnswerAtLimitAndItsBounds(t *testing.T) {
+	t.Parallel()
+	model := tt.NewModel(tt.ToolCalls(tt.Call("c1", "stock", `{}`)), answer("a1", `{"item":"x","qty":1,"size":"S"}`))
+	var got Order
+	_, err := toolcall.NewClient(model, toolcall.WithTools(stockTool()), toolcall.WithMaxIterations(1), toolcall.WithAnswerAtLimit()).
+		Prompt("go").Answer(&got).Call(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, Order{Item: "x", Qty: 1, Size: "S"}, got)
+	assert.Equal(t, chat.ToolChoice{Name: "final_answer"}, model.Requests()[1].ToolChoice)
+
+	texts := make([]tt.Reply, 50)
+	for i := range texts {
+		texts[i] = tt.Text("words")
+	}
+	model = tt.NewModel(texts...)
+	_, err = toolcall.NewClient(model, toolcall.WithMaxIterations(3), toolcall.WithLimits(toolcall.Limits{MaxAnswerRepairs: toolcall.NoLimit})).
+		Prompt("go").Answer(&got).Call(context.Background())
+	var ae *toolcall.AnswerError
+	require.ErrorAs(t, err, &ae)
+	assert.LessOrEqual(t, len(model.Requests()), 4, "bounded by the iteration limit")
+
+	var seen []string
+	approver := toolcall.WithApprover(func(ctx context.Context, call chat.ToolCall, md toolcall.Metadata) toolcall.Decision {
+		seen = append(seen, "approver "+call.Name)
+		return toolcall.Decision{} // everything waits for a person
+	})
+	mw := toolcall.WithMiddleware(func(ctx context.Context, call chat.ToolCall, next func(context.Context) (string, error)) (string, error) {
+		seen = append(seen, "middleware "+call.Name)
+		return next(ctx)
+	})
+	model = tt.NewModel(answer("a1", `{"item":"x","qty":1,"size":"S"}`))
+	_, err = toolcall.NewClient(model, approver, mw).Prompt("go").Answer(&got).Call(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, seen)
+}
+
+// TestAsModelRefusesOutput: a Client used as a model does not drop a
+// request's output schema.
+func TestAsModelRefusesOutput(t *testing.T) {
+	t.Parallel()
+	m := toolcall.NewClient(tt.NewModel(tt.Text("hi"))).AsModel()
+	_, err := m.Chat(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}, Output: &chat.OutputFormat{Name: "answer"}})
+	require.EqualError(t, err, "toolcall: a Client used as a model does not send Request.Output; ask for a typed answer with Prompt.Answer")
 }

@@ -314,7 +314,7 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		}
 		asked := ""
 		if cl.answer != nil {
-			asked = cl.answer.target.Type().Elem().String()
+			asked = typeName(cl.answer.target.Type().Elem())
 		}
 		if asked != pz.Answer {
 			return ctx, nil, fmt.Errorf("toolcall: the paused call asked for a typed answer of type %q, and the resuming prompt for %q: give Prompt.Answer a value of the same type", pz.Answer, asked)
@@ -496,7 +496,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		}
 		// The round's Executions hold the calls done before the pause too:
 		// the round's results, returned directly, are all of them.
-		if done, err := cl.record(&ctx, ex, err); done {
+		if done, err := cl.endRound(&ctx, ex, err); done {
 			return resp, err
 		}
 		first = pz.Round + 1
@@ -551,7 +551,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 				refused = refusedText(mr.Message.Content, err)
 				tell = repairText(refused)
 			}
-			if resp.Repairs >= cl.answer.repairs {
+			if resp.Repairs >= cl.answer.repairs || round > cl.cfg.maxIterations {
 				resp.History = slices.Clip(hist)
 				refused.Repairs = resp.Repairs
 				return resp, refused
@@ -574,31 +574,56 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			resp.History = req.Messages
 			return resp, err
 		}
-		if round > cl.cfg.maxIterations {
+		if round > cl.cfg.maxIterations && !cl.onlyAnswers(mr) {
 			resp.History = req.Messages
 			return resp, fmt.Errorf("%w: %s", ErrMaxIterations, toolcalls.PastLimit(cl.cfg.maxIterations))
 		}
 		var ex execution
 		err = cl.cfg.execute(ctx, set, slices.Grow(ownedHistory(cl.hist, req.Messages), len(mr.Message.ToolCalls)+2), mr, round, nil, &ex) // room for the next reply too
-		if cl.answer != nil {
-			ex.ReturnDirect = false // the typed answer ends the call
-		}
-		if done, err := cl.record(&ctx, &ex, err); done {
+		if done, err := cl.endRound(&ctx, &ex, err); done {
 			return resp, err
 		}
-		if cl.answer != nil {
-			done, refused := cl.answer.answered(cl.cfg.strict, ex.Executions)
-			switch {
-			case done:
-				return resp, nil
-			case refused != nil && resp.Repairs >= cl.answer.repairs:
-				refused.Repairs = resp.Repairs
-				return resp, refused
-			case refused != nil:
-				resp.Repairs++
-			}
+	}
+}
+
+// onlyAnswers reports whether every call of mr gives the typed answer,
+// which ends the call, so that it is taken also past the iteration limit
+// (where WithAnswerAtLimit asks for it).
+func (cl *call) onlyAnswers(mr *chat.Response) bool {
+	if cl.answer == nil || cl.answer.tool == nil {
+		return false
+	}
+	for _, c := range mr.Message.ToolCalls {
+		if c.Name != answerTool {
+			return false
 		}
 	}
+	return true
+}
+
+// endRound records a round (see record) and, when the call asks for a
+// typed answer in the tool mode, looks for it among the round's
+// executions: the call ends with the answer, or with an AnswerError once
+// the repairs are spent. A returnDirect tool does not end such a call.
+func (cl *call) endRound(ctx *context.Context, ex *execution, err error) (bool, error) {
+	if cl.answer != nil {
+		ex.ReturnDirect = false
+	}
+	if done, err := cl.record(ctx, ex, err); done || cl.answer == nil {
+		return done, err
+	}
+	resp := cl.resp
+	done, refused := cl.answer.answered(cl.cfg.strict, ex.Executions)
+	switch {
+	case done:
+		return true, nil
+	case refused != nil && (resp.Repairs >= cl.answer.repairs || resp.Rounds >= cl.cfg.maxIterations):
+		refused.Repairs = resp.Repairs
+		return true, refused
+	case refused != nil:
+		resp.Repairs++
+	}
+	return false, nil
 }
 
 // record adds a round's executions to the Response and reports whether
@@ -625,7 +650,7 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 	}
 	if pz := ex.paused; pz != nil {
 		if cl.answer != nil {
-			pz.Answer = cl.answer.target.Type().Elem().String()
+			pz.Answer = typeName(cl.answer.target.Type().Elem())
 		}
 		if serr := cl.cfg.finishPause(pz, cl.req.Model, cl.req.Options, resp.State, cl.p.owner); serr != nil {
 			return true, serr
@@ -660,6 +685,9 @@ func (c *Client) AsModel() chat.Model { return toolCallingModel{c} }
 type toolCallingModel struct{ c *Client }
 
 func (m toolCallingModel) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
+	if req != nil && req.Output != nil {
+		return nil, errors.New("toolcall: a Client used as a model does not send Request.Output; ask for a typed answer with Prompt.Answer")
+	}
 	p := m.c.Prompt().Messages(req.Messages...).ToolChoice(req.ToolChoice).Options(req.Options).Model(req.Model)
 	resp, err := p.Call(ctx)
 	if err != nil {

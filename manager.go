@@ -329,6 +329,11 @@ func (cfg *config) executeOne(ctx context.Context, set *toolSet, call chat.ToolC
 	if g := gate(cfg, md, preset); g != nil {
 		mw = hook.Wrap(g, mw)
 	}
+	if isAnswerTool(tool) {
+		// Giving the answer runs nothing: no approver or middleware
+		// decides it, as none decides a reply in text.
+		mw = nil
+	}
 	if mw != nil {
 		seen = bytes.Clone(args)
 	}
