@@ -46,10 +46,10 @@ func public(u *url.URL) string {
 const hiddenPath = "/path-hidden"
 
 // masked is the endpoint as the go-sdk knows it: scheme, host and, when
-// the endpoint has a path, hiddenPath.
+// the endpoint has a path ("/" too), hiddenPath.
 func masked(u *url.URL) string {
 	m := &url.URL{Scheme: u.Scheme, Host: u.Host}
-	if u.Path != "" && u.Path != "/" {
+	if u.Path != "" {
 		m.Path = hiddenPath
 	}
 	return m.String()

@@ -463,3 +463,25 @@ func TestPrefixMustMakeLegalNames(t *testing.T) {
 	}
 	connect(t, mcptool.Remote{Name: "x", Transport: inMemory(sdkServer(t)), Prefix: strings.Repeat("p", 54)})
 }
+
+// TestQueryCredentialOnARootPath: a server at the root of its host with a
+// token in the query ("https://host/?token=...") gets the token with every
+// request, whether the URL spells the root path or not.
+func TestQueryCredentialOnARootPath(t *testing.T) {
+	t.Parallel()
+	h := sdkHandler(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("token") != "tok-123" || (r.URL.Path != "/" && r.URL.Path != "") {
+			http.Error(w, "no token", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	for _, raw := range []string{srv.URL + "/?token=tok-123", srv.URL + "?token=tok-123"} {
+		c := connect(t, mcptool.Remote{URL: raw, HTTPClient: ownConnections(t)})
+		tools, err := c.Tools(context.Background(), nil)
+		require.NoError(t, err, raw)
+		assert.NotEmpty(t, tools, raw)
+	}
+}

@@ -128,7 +128,8 @@ func (p *Policy) Do(ctx context.Context, attempt func() error) (int, error) {
 		var pe *chat.ProviderError
 		switch {
 		case errors.As(err, &said):
-			pe, again = said.Err, said.Retry
+			// A used-up quota is final, whatever the header says.
+			pe, again = said.Err, said.Retry && !errors.Is(said.Err.Err, chat.ErrQuotaExceeded)
 			err = pe
 		case errors.As(err, &pe):
 			again = Retryable(pe)

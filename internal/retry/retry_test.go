@@ -225,3 +225,20 @@ func TestCount(t *testing.T) {
 	_, err = Count(nil, chat.ErrStreamStopped, 1)
 	assert.Equal(t, chat.ErrStreamStopped, err)
 }
+
+// TestQuotaIsFinalWhateverTheServerSays: x-should-retry: true does not
+// retry a used-up quota.
+func TestQuotaIsFinalWhateverTheServerSays(t *testing.T) {
+	p := Policy{Sleep: func(context.Context, time.Duration) error { return nil }}
+	calls := 0
+	n, err := p.Do(context.Background(), func() error {
+		calls++
+		return &ServerSaid{Err: &chat.ProviderError{StatusCode: 429, Err: chat.ErrQuotaExceeded}, Retry: true}
+	})
+	if n != 1 || calls != 1 {
+		t.Fatalf("%d attempts, want 1", n)
+	}
+	if !errors.Is(err, chat.ErrQuotaExceeded) {
+		t.Fatalf("error %v", err)
+	}
+}
