@@ -16,7 +16,7 @@ import (
 // while another is still running and a third is done. The conversation
 // ends with ErrFatal and a Response that records the whole round: the
 // done call's result, the fatal call's text for the model, and the
-// cancelled call as not run. (That the running call is cancelled and
+// call cancelled while it ran as such. (That the running call is cancelled and
 // waited for is shown on the real engine: TestAbortCancelsTheRound.)
 func TestAbortKeepsTheRound(t *testing.T) {
 	quick := toolcall.MustFunc("quick", "Quick", func(ctx context.Context, _ struct{}) (string, error) { return "quick done", nil })
@@ -43,7 +43,7 @@ func TestAbortKeepsTheRound(t *testing.T) {
 	if resp == nil || len(resp.Executions) != 3 {
 		t.Fatalf("Response %+v, want the round's three executions", resp)
 	}
-	want := []string{"quick done", "tool call not executed: the request was aborted", "tool fatal failed"}
+	want := []string{"quick done", cancelledCall, "tool fatal failed"}
 	for i, e := range resp.Executions {
 		if e.Result != want[i] {
 			t.Errorf("execution %d (%s): %q, want %q", i, e.Call.ID, e.Result, want[i])

@@ -356,7 +356,7 @@ func TestAbortCancelsTheRound(t *testing.T) {
 	if resp == nil || len(resp.Executions) != 2 {
 		t.Fatalf("Response %+v, want the round's two executions", resp)
 	}
-	if e := resp.Executions[0]; e.Result != "tool call not executed: the request was aborted" {
+	if e := resp.Executions[0]; e.Result != cancelledCall {
 		t.Errorf("the cancelled call's record: %q", e.Result)
 	}
 	if e := resp.Executions[1]; e.Result != "tool fatal failed" {

@@ -521,8 +521,9 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 	}
 	var run []running
 	roundBytes := 0
+	// Cancelled only by an abort: cancelling on other ways out would add
+	// commands that histories recorded before did not have.
 	rctx, cancel := workflow.WithCancel(c.ctx)
-	defer cancel()
 	c.waiting = nil
 	defer func() { c.waiting = nil }()
 	timeout := c.in.DecisionTimeout
@@ -668,18 +669,25 @@ func (c *conversation) abort(round int, calls []chat.ToolCall, execs []toolcall.
 	cancel()
 	for _, r := range run {
 		var out toolOutcome
-		if err := r.f.Get(c.ctx, &out); err == nil && out.Paused == "" && out.Abort == "" {
+		switch err := r.f.Get(c.ctx, &out); {
+		case err != nil: // cancelled while it ran, or its worker lost
+			execs[r.index] = toolcall.ToolExecution{Call: calls[r.index], Round: round, IsError: true, Result: cancelledCall}
+		case out.Paused == "": // it finished, or failed for good too
 			out.Execution.Round = round
 			execs[r.index] = out.Execution
 		}
 	}
 	for i, e := range execs {
-		if e.Call.ID == "" { // queued, waiting, or cancelled before it finished
+		if e.Call.ID == "" { // queued or waiting: it never ran
 			execs[i] = notRun(calls[i], round)
 		}
 	}
 	return execs, ab
 }
+
+// cancelledCall is what the model is told of a call cancelled while it ran,
+// because another call ended the conversation.
+const cancelledCall = "the call was cancelled when another call ended the conversation; it may or may not have taken effect"
 
 // notRun is the record of a call that did not run because another call
 // aborted the round, as Prompt.Call records it.
