@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -75,15 +74,7 @@ type AnswerError struct {
 
 // Error says why the answer was refused.
 func (e *AnswerError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "toolcall: the final answer is invalid after %d repairs: ", e.Repairs)
-	for i, v := range e.Violations {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(v.String())
-	}
-	return b.String()
+	return fmt.Sprintf("toolcall: the final answer is invalid after %d repairs: %s", e.Repairs, joinViolations(e.Violations))
 }
 
 // notAnswered is what a reply in plain text breaks, when the answer must be
@@ -244,14 +235,5 @@ func refusedText(text string, err error) *AnswerError {
 // repairText is what the model is told of a native answer that was
 // refused.
 func repairText(e *AnswerError) string {
-	var b strings.Builder
-	b.WriteString("Your answer does not follow the schema: ")
-	for i, v := range e.Violations {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(v.String())
-	}
-	b.WriteString(". Answer again, with only the JSON.")
-	return b.String()
+	return "Your answer does not follow the schema: " + joinViolations(e.Violations) + ". Answer again, with only the JSON."
 }

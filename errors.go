@@ -147,9 +147,13 @@ type ArgumentError struct {
 
 // Error lists every violation; it is the text the model receives.
 func (e *ArgumentError) Error() string {
+	return fmt.Sprintf("invalid arguments for tool %q: %s", e.Tool, joinViolations(e.Violations))
+}
+
+// joinViolations lists vs as the model and the caller read them.
+func joinViolations(vs []Violation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "invalid arguments for tool %q: ", e.Tool)
-	for i, v := range e.Violations {
+	for i, v := range vs {
 		if i > 0 {
 			b.WriteString("; ")
 		}
