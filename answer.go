@@ -237,3 +237,18 @@ func refusedText(text string, err error) *AnswerError {
 func repairText(e *AnswerError) string {
 	return "Your answer does not follow the schema: " + joinViolations(e.Violations) + ". Answer again, with only the JSON."
 }
+
+// onlyAnswers reports whether every call of mr gives the typed answer,
+// which ends the call, so that it is taken also past the iteration limit
+// (where WithAnswerAtLimit asks for it).
+func (cl *call) onlyAnswers(mr *chat.Response) bool {
+	if cl.answer == nil || cl.answer.tool == nil {
+		return false
+	}
+	for _, c := range mr.Message.ToolCalls {
+		if c.Name != answerTool {
+			return false
+		}
+	}
+	return true
+}

@@ -586,21 +586,6 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 	}
 }
 
-// onlyAnswers reports whether every call of mr gives the typed answer,
-// which ends the call, so that it is taken also past the iteration limit
-// (where WithAnswerAtLimit asks for it).
-func (cl *call) onlyAnswers(mr *chat.Response) bool {
-	if cl.answer == nil || cl.answer.tool == nil {
-		return false
-	}
-	for _, c := range mr.Message.ToolCalls {
-		if c.Name != answerTool {
-			return false
-		}
-	}
-	return true
-}
-
 // endRound records a round (see record) and, when the call asks for a
 // typed answer in the tool mode, looks for it among the round's
 // executions: the call ends with the answer, or with an AnswerError once
@@ -671,36 +656,4 @@ func (cl *call) record(ctx *context.Context, ex *execution, err error) (bool, er
 // see: the session state, with the caller's values over it.
 func (cl *call) withState(ctx context.Context) context.Context {
 	return ContextWithToolContext(ctx, NewToolContext(cl.resp.State).Merge(cl.caller))
-}
-
-// AsModel returns a [chat.Model] whose Chat runs the client's whole
-// tool-calling loop with the client's tools and toolsets, and the tool
-// context that the ctx given to Chat carries. The request's messages, tool
-// choice, options and model are used; its Tools are ignored, since
-// definitions alone cannot be executed. The reply is the
-// final model message, with usage summed over all rounds. On an error there
-// is no reply: use the Client itself when you need the history so far.
-func (c *Client) AsModel() chat.Model { return toolCallingModel{c} }
-
-type toolCallingModel struct{ c *Client }
-
-func (m toolCallingModel) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
-	if req != nil && req.Output != nil {
-		return nil, errors.New("toolcall: a Client used as a model does not send Request.Output; ask for a typed answer with Prompt.Answer")
-	}
-	p := m.c.Prompt().Messages(req.Messages...).ToolChoice(req.ToolChoice).Options(req.Options).Model(req.Model)
-	resp, err := p.Call(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := &chat.Response{Message: resp.Message, Usage: resp.Usage}
-	if n := len(resp.Intermediate); n > 0 {
-		out.FinishReason = resp.Intermediate[n-1].FinishReason
-		out.Model = resp.Intermediate[n-1].Model
-	}
-	if resp.ReturnedDirect {
-		out.Message = chat.AssistantMessage(resp.Content())
-		out.FinishReason = chat.FinishStop
-	}
-	return out, nil
 }

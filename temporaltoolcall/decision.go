@@ -1,14 +1,23 @@
 package temporaltoolcall
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/toolcall-go/toolcall"
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/seal"
+	"go.temporal.io/sdk/workflow"
 )
 
+// The decisions on waiting calls: the Update that delivers them (checked
+// before they enter the history), the query of the calls that wait, and
+// the signature a decision travels with.
+//
 // Any workflow of the namespace can schedule ToolActivity on the task
 // queue, with any input. A decision in that input is therefore honoured
 // only when it is signed, with the worker's DecisionKey, for the call and
@@ -58,6 +67,70 @@ func checkSignedDecision(keys *seal.Keys, id, run string, call chat.ToolCall, d 
 	}
 	if err := keys.Open(signedDecision{Call: call, Decision: d}, id+"\x00"+run, s); err != nil {
 		return fmt.Errorf("temporaltoolcall: the decision for call %q is not one this conversation accepted, and is refused: %w", call.ID, err)
+	}
+	return nil
+}
+
+// pending answers QueryPending.
+func (c *conversation) pending() ([]toolcall.PendingCall, error) {
+	out := []toolcall.PendingCall{}
+	for _, w := range c.waiting {
+		if w.decision == nil {
+			out = append(out, w.call)
+		}
+	}
+	return out, nil
+}
+
+// validate refuses decisions before they enter the history: each must
+// name a call that waits and decide it one way.
+func (c *conversation) validate(_ workflow.Context, decisions map[string]toolcall.Decision) error {
+	if len(decisions) == 0 {
+		return errors.New("no decisions given")
+	}
+	ids := slices.Sorted(maps.Keys(decisions)) // the first problem named is always the same
+	for _, id := range ids {
+		if !slices.ContainsFunc(c.waiting, func(w *waiting) bool { return w.call.ID == id && w.decision == nil }) {
+			return fmt.Errorf("call %q does not wait for a decision", id)
+		}
+		if err := checkDecision(decisions[id]); err != nil {
+			return fmt.Errorf("call %q: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// checkDecision refuses a decision that decides nothing or several things.
+func checkDecision(d toolcall.Decision) error {
+	var set []string
+	if d.Allow {
+		set = append(set, "allow")
+	}
+	if d.Deny != "" {
+		set = append(set, "deny")
+	}
+	if d.Result != "" {
+		set = append(set, "result")
+	}
+	switch {
+	case len(set) == 0:
+		return errors.New("the decision decides nothing: give one of allow, deny or result")
+	case len(set) > 1:
+		return fmt.Errorf("the decision is contradictory: it sets %s; give exactly one", strings.Join(set, " and "))
+	case len(d.Arguments) > 0 && !d.Allow:
+		return errors.New("arguments are given without allow")
+	case len(d.Arguments) > 0 && !json.Valid(d.Arguments):
+		return errors.New("the arguments are not valid JSON")
+	}
+	return nil
+}
+
+// decide records decisions that validate passed.
+func (c *conversation) decide(_ workflow.Context, decisions map[string]toolcall.Decision) error {
+	for _, w := range c.waiting { // call order, not the map's
+		if d, ok := decisions[w.call.ID]; ok && w.decision == nil {
+			w.decision = &d
+		}
 	}
 	return nil
 }

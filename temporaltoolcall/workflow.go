@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/toolcall-go/toolcall"
@@ -216,70 +215,6 @@ func (w *Worker) Conversation(ctx workflow.Context, in Input) (*toolcall.Respons
 		return nil, err
 	}
 	return c.run()
-}
-
-// pending answers QueryPending.
-func (c *conversation) pending() ([]toolcall.PendingCall, error) {
-	out := []toolcall.PendingCall{}
-	for _, w := range c.waiting {
-		if w.decision == nil {
-			out = append(out, w.call)
-		}
-	}
-	return out, nil
-}
-
-// validate refuses decisions before they enter the history: each must
-// name a call that waits and decide it one way.
-func (c *conversation) validate(_ workflow.Context, decisions map[string]toolcall.Decision) error {
-	if len(decisions) == 0 {
-		return errors.New("no decisions given")
-	}
-	ids := slices.Sorted(maps.Keys(decisions)) // the first problem named is always the same
-	for _, id := range ids {
-		if !slices.ContainsFunc(c.waiting, func(w *waiting) bool { return w.call.ID == id && w.decision == nil }) {
-			return fmt.Errorf("call %q does not wait for a decision", id)
-		}
-		if err := checkDecision(decisions[id]); err != nil {
-			return fmt.Errorf("call %q: %w", id, err)
-		}
-	}
-	return nil
-}
-
-// checkDecision refuses a decision that decides nothing or several things.
-func checkDecision(d toolcall.Decision) error {
-	var set []string
-	if d.Allow {
-		set = append(set, "allow")
-	}
-	if d.Deny != "" {
-		set = append(set, "deny")
-	}
-	if d.Result != "" {
-		set = append(set, "result")
-	}
-	switch {
-	case len(set) == 0:
-		return errors.New("the decision decides nothing: give one of allow, deny or result")
-	case len(set) > 1:
-		return fmt.Errorf("the decision is contradictory: it sets %s; give exactly one", strings.Join(set, " and "))
-	case len(d.Arguments) > 0 && !d.Allow:
-		return errors.New("arguments are given without allow")
-	case len(d.Arguments) > 0 && !json.Valid(d.Arguments):
-		return errors.New("the arguments are not valid JSON")
-	}
-	return nil
-}
-
-// decide records decisions that validate passed.
-func (c *conversation) decide(_ workflow.Context, decisions map[string]toolcall.Decision) error {
-	for _, w := range c.waiting { // call order, not the map's
-		if d, ok := decisions[w.call.ID]; ok && w.decision == nil {
-			w.decision = &d
-		}
-	}
-	return nil
 }
 
 func (c *conversation) maxPayload() int {
