@@ -4,15 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/toolcall-go/toolcall/providers/anthropic"
 )
@@ -20,40 +16,9 @@ import (
 // fuzzModel returns a model whose every request is answered with body, of
 // content type ctype, without a network.
 func fuzzModel(ctype string, body []byte) *anthropic.Model {
-	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		return &http.Response{
-			StatusCode: 200, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-			Header:  http.Header{"Content-Type": {ctype}},
-			Body:    io.NopCloser(strings.NewReader(string(body))),
-			Request: r,
-		}, nil
-	})}
+	hc := providertest.ReplyingClient(ctype, body)
 	return anthropic.New(anthropic.Config{BaseURL: "http://fuzz.invalid", APIKey: testKey, Model: "m", HTTPClient: hc,
 		MaxRetries: anthropic.NoRetries, MaxResponseBytes: 1 << 20})
-}
-
-// seedFuzz adds every recorded body whose name ends in suffix: those of
-// the local servers and of the cloud API (testdata/cloud).
-func seedFuzz(f *testing.F, suffix string) {
-	var files []string
-	for _, pattern := range []string{"*", "*/*", "cloud/*/*/*"} {
-		more, err := filepath.Glob(filepath.Join("testdata", pattern+suffix))
-		if err != nil {
-			f.Fatal(err)
-		}
-		files = append(files, more...)
-	}
-	if !slices.ContainsFunc(files, func(name string) bool { return strings.Contains(name, filepath.Join("cloud", "anthropic-messages")) }) {
-		f.Fatalf("no recording of the cloud API ends in %s", suffix)
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
 }
 
 // checkFuzzed checks what a call made of an untrusted reply: an error is a
@@ -100,7 +65,7 @@ func checkFuzzed(t *testing.T, m *anthropic.Model, resp *chat.Response, err erro
 
 // FuzzReply feeds arbitrary bodies to Chat.
 func FuzzReply(f *testing.F) {
-	seedFuzz(f, ".response.json")
+	providertest.AddSeeds(f, ".response.json")
 	f.Fuzz(func(t *testing.T, body []byte) {
 		m := fuzzModel("application/json", body)
 		resp, err := m.Chat(context.Background(), hiRequest)
@@ -110,7 +75,7 @@ func FuzzReply(f *testing.F) {
 
 // FuzzStream feeds arbitrary event streams to Stream.
 func FuzzStream(f *testing.F) {
-	seedFuzz(f, ".response.sse.txt")
+	providertest.AddSeeds(f, ".response.sse.txt")
 	f.Fuzz(func(t *testing.T, body []byte) {
 		m := fuzzModel("text/event-stream", body)
 		resp, err := m.Stream(context.Background(), hiRequest, func(chat.Delta) bool { return true })

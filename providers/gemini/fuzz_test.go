@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 
 	"github.com/toolcall-go/toolcall/providers/gemini"
 )
@@ -19,36 +16,9 @@ import (
 // fuzzModel returns a model whose every request is answered with body, of
 // content type ctype, without a network.
 func fuzzModel(ctype string, body []byte) *gemini.Model {
-	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		return &http.Response{
-			StatusCode: 200, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-			Header:  http.Header{"Content-Type": {ctype}},
-			Body:    io.NopCloser(strings.NewReader(string(body))),
-			Request: r,
-		}, nil
-	})}
+	hc := providertest.ReplyingClient(ctype, body)
 	return gemini.New(gemini.Config{BaseURL: "http://fuzz.invalid", APIKey: testKey, Model: "m", HTTPClient: hc,
 		MaxRetries: gemini.NoRetries, MaxResponseBytes: 1 << 20})
-}
-
-// seedFuzz adds every recorded body of the cloud API whose name ends in
-// suffix (testdata/cloud/gemini).
-func seedFuzz(f *testing.F, suffix string) {
-	files, err := filepath.Glob(filepath.Join("testdata", "cloud", cloudAPI, "*", "*"+suffix))
-	if err != nil {
-		f.Fatal(err)
-	}
-	if len(files) == 0 {
-		f.Fatalf("no recording of the cloud API ends in %s", suffix)
-	}
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
 }
 
 // checkFuzzed checks what a call made of an untrusted reply: an error is a
@@ -92,7 +62,7 @@ func checkFuzzed(t *testing.T, resp *chat.Response, err error) {
 
 // FuzzReply feeds arbitrary bodies to Chat.
 func FuzzReply(f *testing.F) {
-	seedFuzz(f, ".response.json")
+	providertest.AddSeeds(f, ".response.json")
 	f.Fuzz(func(t *testing.T, body []byte) {
 		resp, err := fuzzModel("application/json", body).Chat(context.Background(), hiRequest)
 		checkFuzzed(t, resp, err)
@@ -101,7 +71,7 @@ func FuzzReply(f *testing.F) {
 
 // FuzzStream feeds arbitrary event streams to Stream.
 func FuzzStream(f *testing.F) {
-	seedFuzz(f, ".response.sse.txt")
+	providertest.AddSeeds(f, ".response.sse.txt")
 	f.Fuzz(func(t *testing.T, body []byte) {
 		resp, err := fuzzModel("text/event-stream", body).Stream(context.Background(), hiRequest, func(chat.Delta) bool { return true })
 		checkFuzzed(t, resp, err)

@@ -83,7 +83,7 @@ func checkReply(t *testing.T, resp *chat.Response, err error) {
 // tool-call assembly: the result is a reply or an error, never a panic,
 // and a reply is what the deltas add up to.
 func FuzzStream(f *testing.F) {
-	addCloudSeeds(f, ".response.sse.txt")
+	providertest.AddSeeds(f, ".response.sse.txt")
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var deltas []chat.Delta
 		resp, err := fuzzModel(http.StatusOK, "text/event-stream", body).Stream(context.Background(), fuzzRequest,
@@ -106,7 +106,7 @@ func FuzzStream(f *testing.F) {
 // FuzzResponse feeds arbitrary response bodies to Chat, with a success
 // status and with error statuses.
 func FuzzResponse(f *testing.F) {
-	addCloudSeeds(f, ".response.json")
+	providertest.AddSeeds(f, ".response.json")
 	f.Fuzz(func(t *testing.T, body []byte) {
 		resp, err := fuzzModel(http.StatusOK, "application/json", body).Chat(context.Background(), fuzzRequest)
 		checkReply(t, resp, err)
@@ -158,23 +158,6 @@ func fuzzErrorCode(body []byte) string {
 	}
 	s, _ := e.Error.Type.(string)
 	return s
-}
-
-// addCloudSeeds adds the recorded bodies of the real API
-// (testdata/cloud/openai-chat) whose file names end in suffix as seeds:
-// streams for FuzzStream, JSON replies and error bodies for FuzzResponse.
-func addCloudSeeds(f *testing.F, suffix string) {
-	paths, err := filepath.Glob(filepath.Join("testdata", "cloud", cloudAPI, "*", "*"+suffix))
-	if err != nil || len(paths) == 0 {
-		f.Fatalf("no cloud recordings *%s: %v", suffix, err)
-	}
-	for _, p := range paths {
-		body, err := os.ReadFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(body)
-	}
 }
 
 // checkReplayable sends the reply back as the next request's history, as

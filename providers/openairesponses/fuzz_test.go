@@ -5,10 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
-	"io/fs"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -100,33 +97,10 @@ func checkReply(t *testing.T, m *openairesponses.Model, resp *chat.Response, err
 	}
 }
 
-// addSeeds adds every recording of testdata whose name ends in suffix:
-// the local servers' and those of the real API, under testdata/cloud.
-func addSeeds(f *testing.F, suffix string) {
-	cloud := 0
-	err := filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !strings.HasSuffix(path, suffix) {
-			return err
-		}
-		body, err := os.ReadFile(path)
-		f.Add(body)
-		if strings.HasPrefix(path, filepath.Join("testdata", "cloud")) {
-			cloud++
-		}
-		return err
-	})
-	if err != nil {
-		f.Fatal(err)
-	}
-	if cloud == 0 {
-		f.Fatalf("no cloud recording ends in %s", suffix)
-	}
-}
-
 // FuzzStream reads any body as a stream: no panic, and checkReply; the
 // text yielded is the reply's text.
 func FuzzStream(f *testing.F) {
-	addSeeds(f, ".sse.txt")
+	providertest.AddSeeds(f, ".sse.txt")
 	f.Add([]byte("data: {\"type\":\"response.output_item.done\",\"item\":{\"type\":\"function_call\"}}\n\ndata: {\"type\":\"response.completed\",\"response\":{}}\n\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		m := fuzzModel("text/event-stream", body)
@@ -144,7 +118,7 @@ func FuzzStream(f *testing.F) {
 
 // FuzzReply reads any body as a JSON reply: no panic, and checkReply.
 func FuzzReply(f *testing.F) {
-	addSeeds(f, ".response.json")
+	providertest.AddSeeds(f, ".response.json")
 	f.Fuzz(func(t *testing.T, body []byte) {
 		m := fuzzModel("application/json", body)
 		resp, err := m.Chat(context.Background(), fuzzRequest)
