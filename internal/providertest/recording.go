@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -164,4 +166,29 @@ func Slug(s string) string {
 		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
 	})
 	return strings.Join(f, "_")
+}
+
+// Assemble is what a stream's deltas add up to: the text, and each call
+// (by its Index) with the id and name of its first delta and its argument
+// fragments joined, in the order of the indexes.
+func Assemble(ds []chat.Delta) (string, []chat.ToolCall) {
+	var text strings.Builder
+	calls := map[int]*chat.ToolCall{}
+	for _, d := range ds {
+		text.WriteString(d.Content)
+		if d.ToolCall == nil {
+			continue
+		}
+		c := calls[d.ToolCall.Index]
+		if c == nil {
+			c = &chat.ToolCall{ID: d.ToolCall.ID, Name: d.ToolCall.Name}
+			calls[d.ToolCall.Index] = c
+		}
+		c.Arguments = append(c.Arguments, d.ToolCall.Arguments...)
+	}
+	var out []chat.ToolCall
+	for _, i := range slices.Sorted(maps.Keys(calls)) {
+		out = append(out, *calls[i])
+	}
+	return text.String(), out
 }

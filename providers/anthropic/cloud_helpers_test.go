@@ -2,7 +2,6 @@ package anthropic_test
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -241,29 +240,4 @@ func sentAs(t *testing.T, recorded, sent []byte) (want, got []byte) {
 	got, err = json.Marshal(g)
 	require.NoError(t, err)
 	return want, got
-}
-
-// assembled is what a stream's deltas add up to: the text, and each call
-// (by its Index) with the id and name of its first delta and its argument
-// fragments joined.
-func assembled(ds []chat.Delta) (string, []chat.ToolCall) {
-	var text strings.Builder
-	calls := map[int]*chat.ToolCall{}
-	for _, d := range ds {
-		text.WriteString(d.Content)
-		if d.ToolCall == nil {
-			continue
-		}
-		c := calls[d.ToolCall.Index]
-		if c == nil {
-			c = &chat.ToolCall{ID: d.ToolCall.ID, Name: d.ToolCall.Name}
-			calls[d.ToolCall.Index] = c
-		}
-		c.Arguments = append(c.Arguments, d.ToolCall.Arguments...)
-	}
-	var out []chat.ToolCall
-	for _, i := range slices.Sorted(maps.Keys(calls)) {
-		out = append(out, *calls[i])
-	}
-	return text.String(), out
 }

@@ -199,7 +199,7 @@ func TestCloud(t *testing.T) {
 				assert.Equal(t, w.usage, resp.Usage)
 				checkCalls(t, w.calls, resp.Message.ToolCalls)
 				if f.Stream(i) {
-					text, streamed := assembled(deltas)
+					text, streamed := providertest.Assemble(deltas)
 					assert.Equal(t, resp.Message.Content, text, "the text deltas add up to the reply's text")
 					checkCalls(t, resp.Message.ToolCalls, streamed)
 				}

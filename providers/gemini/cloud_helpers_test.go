@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -511,29 +510,4 @@ func stdBase64(t *testing.T, s string) string {
 	}
 	require.NoError(t, err, "signature %q is not base64", s)
 	return base64.StdEncoding.EncodeToString(b)
-}
-
-// assembled is what a stream's deltas add up to: the text, and each call
-// (by its Index) with the id and name of its first delta and its argument
-// fragments joined.
-func assembled(ds []chat.Delta) (string, []chat.ToolCall) {
-	var text strings.Builder
-	calls := map[int]*chat.ToolCall{}
-	for _, d := range ds {
-		text.WriteString(d.Content)
-		if d.ToolCall == nil {
-			continue
-		}
-		c := calls[d.ToolCall.Index]
-		if c == nil {
-			c = &chat.ToolCall{ID: d.ToolCall.ID, Name: d.ToolCall.Name}
-			calls[d.ToolCall.Index] = c
-		}
-		c.Arguments = append(c.Arguments, d.ToolCall.Arguments...)
-	}
-	var out []chat.ToolCall
-	for _, i := range slices.Sorted(maps.Keys(calls)) {
-		out = append(out, *calls[i])
-	}
-	return text.String(), out
 }

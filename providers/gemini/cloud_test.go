@@ -196,7 +196,7 @@ func TestCloud(t *testing.T) {
 				assert.Equal(t, rec.model, resp.Model)
 				checkKept(t, w, rec, resp)
 				if f.Stream(i) {
-					text, streamed := assembled(deltas)
+					text, streamed := providertest.Assemble(deltas)
 					assert.Equal(t, resp.Message.Content, text, "the text deltas add up to the reply's text")
 					checkCalls(t, resp.Message.ToolCalls, streamed)
 				}
