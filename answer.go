@@ -184,7 +184,11 @@ func (a *answerSpec) withAnswerTool(strict bool, set *toolSet) (*toolSet, error)
 	if slices.ContainsFunc(set.defs.Defs, func(d chat.ToolDefinition) bool { return d.Name == answerTool }) {
 		return nil, fmt.Errorf("%w: tool %q has the name of the answer tool of Prompt.Answer", ErrInvalidTool, answerTool)
 	}
-	return newToolSet(strict, append(slices.Clip(set.tools), a.tool)), nil
+	if s, ok := set.withAnswer.Load(a.tool); ok {
+		return s.(*toolSet), nil
+	}
+	s, _ := set.withAnswer.LoadOrStore(a.tool, newToolSet(strict, append(slices.Clip(set.tools), a.tool)))
+	return s.(*toolSet), nil
 }
 
 // decode checks an answer, the answer tool's arguments or the text of a

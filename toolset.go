@@ -3,6 +3,7 @@ package toolcall
 import (
 	"fmt"
 	"reflect"
+	"sync"
 	"sync/atomic"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -45,6 +46,9 @@ type toolSet struct {
 	// to scan (Tools/custom/n=5000 ran at 2.0x n=1 so, 1.1x now).
 	ins []atomic.Pointer[check.Input]
 	err error // what Definitions reports: the request fails
+	// withAnswer holds this set with each answer tool added (see
+	// answerSpec.withAnswerTool), prepared once like the set itself.
+	withAnswer *sync.Map // Tool -> *toolSet
 }
 
 // newToolSet prepares tools for requests: the definitions as
@@ -52,7 +56,7 @@ type toolSet struct {
 // defined once, two tools with one name are an error naming both, a schema
 // the checks refuse is an error), with the strict variants when strict.
 func newToolSet(strict bool, tools []Tool) *toolSet {
-	s := &toolSet{tools: tools, prepared: true}
+	s := &toolSet{tools: tools, prepared: true, withAnswer: new(sync.Map)}
 	defs := tooldefs.NewIndex(len(tools))
 	first := make([]Tool, 0, len(tools))
 	s.ins = make([]atomic.Pointer[check.Input], len(tools))
