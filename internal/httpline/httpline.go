@@ -177,3 +177,22 @@ func StatusError(status int) error {
 func NamesModel(msg string) bool {
 	return strings.Contains(strings.ToLower(msg), "model")
 }
+
+// Quote quotes what a server said, cut to 64 bytes, for a message of ours.
+func Quote(s string) string {
+	if len(s) > 64 {
+		s = s[:64] + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// NoAPIAt is the message of a 404 that names no model: no api answers at
+// where (a URL, the key redacted), and said, when not empty, is what the
+// server said instead; the BaseURL should be the server's root, like root.
+func NoAPIAt(api, where, said, root string) string {
+	msg := "no " + api + " at " + where
+	if said != "" {
+		msg += " (the server said " + Quote(said) + ")"
+	}
+	return msg + "; Config.BaseURL is the server's root, such as " + root
+}

@@ -237,7 +237,7 @@ func (m *Model) reply(ctx context.Context, r *httpline.Reply) (*chat.Response, e
 		return nil, inBandError(r, data)
 	}
 	if wr.Type != "message" && wr.Type != "" {
-		return nil, r.BadResponse("response is of type " + quote(wr.Type) + ", not a message")
+		return nil, r.BadResponse("response is of type " + httpline.Quote(wr.Type) + ", not a message")
 	}
 	// Each block costs more kept than read: a reply of many tiny blocks
 	// counts that against the limit too.

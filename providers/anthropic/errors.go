@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -94,11 +93,7 @@ func (m *Model) parseError(pe *chat.ProviderError, resp *http.Response, body []b
 		// A 404 that names no model ("Not Found", or a web server's page,
 		// which is not quoted) is about the path: the URL is wrong.
 		pe.Err = chat.ErrBadRequest
-		pe.Message = "no Messages API at " + m.endpoint.URL
-		if ae.Message != "" {
-			pe.Message += " (the server said " + quote(ae.Message) + ")"
-		}
-		pe.Message += "; Config.BaseURL is the server's root, such as " + DefaultBaseURL
+		pe.Message = httpline.NoAPIAt("Messages API", m.endpoint.URL, ae.Message, DefaultBaseURL)
 	}
 }
 
@@ -140,12 +135,4 @@ var noToolPhrases = wire.Phrases{
 // invalid_request_error, when the account has no credit left.
 var noCreditPhrases = wire.Phrases{
 	"credit balance is too low",
-}
-
-// quote quotes a server's word for an error message, cut to 64 bytes.
-func quote(s string) string {
-	if len(s) > 64 {
-		s = s[:64] + "..."
-	}
-	return strconv.Quote(s)
 }

@@ -170,11 +170,7 @@ func parseStatusError(pe *chat.ProviderError, resp *http.Response, body []byte) 
 		if resp.Request != nil && resp.Request.URL != nil {
 			where = resp.Request.URL.Redacted()
 		}
-		pe.Message = "no Gemini API at " + where
-		if ae.Message != "" {
-			pe.Message += " (the server said " + quote(ae.Message) + ")"
-		}
-		pe.Message += "; Config.BaseURL is the server's root, such as " + DefaultBaseURL
+		pe.Message = httpline.NoAPIAt("Gemini API", where, ae.Message, DefaultBaseURL)
 	}
 }
 
@@ -202,12 +198,4 @@ var noToolPhrases = wire.Phrases{
 	"function calling is not enabled",
 	"does not support function calling",
 	"tool use is not supported",
-}
-
-// quote quotes a server's word for an error message, cut to 64 bytes.
-func quote(s string) string {
-	if len(s) > 64 {
-		s = s[:64] + "..."
-	}
-	return strconv.Quote(s)
 }
