@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/toolcall-go/toolcall/chat"
 
@@ -48,7 +49,8 @@ type Endpoint struct {
 	// RequestID, RetryAfter (from retry-after-ms, else Retry-After) and
 	// the sentinel of the
 	// status ([StatusError], or chat.ErrBadResponse for a 1xx or 3xx).
-	// body is at most the first 64 KiB. ParseError sets pe.Message from
+	// body is at most the first 64 KiB, the key already removed from it,
+	// so that a message cut short cannot keep part of it. ParseError sets pe.Message from
 	// the body, never the raw body, and may change pe.Err and
 	// pe.RetryAfter. Afterwards the Endpoint removes the key from the
 	// message, and an empty message becomes the status text. Nil leaves
@@ -162,7 +164,12 @@ func (e *Endpoint) send(ctx context.Context, hr *http.Request, model string) (*h
 	if client == nil {
 		client = DefaultClient()
 	}
-	resp, err := client.Do(hr)
+	// A redirect elsewhere would carry the key (net/http strips only
+	// Authorization from it, not x-api-key or x-goog-api-key) and the
+	// conversation: it is followed only to the same scheme and host.
+	c := *client
+	c.CheckRedirect = sameOrigin(client.CheckRedirect)
+	resp, err := c.Do(hr)
 	if err != nil {
 		return nil, e.transportError(ctx, model, err)
 	}
@@ -182,6 +189,23 @@ func (e *Endpoint) send(ctx context.Context, hr *http.Request, model string) (*h
 	return resp, nil
 }
 
+// sameOrigin returns a redirect policy that refuses a redirect to another
+// scheme or host, then applies next (net/http's default when nil).
+func sameOrigin(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if first := via[0].URL; req.URL.Scheme != first.Scheme || req.URL.Host != first.Host {
+			return fmt.Errorf("refused a redirect to another host (%s), which would receive the API key", req.URL.Host)
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+}
+
 // statusError turns a response with a status other than 2xx into a
 // ProviderError carrying the server's message, never the raw body.
 func (e *Endpoint) statusError(resp *http.Response, model string) *chat.ProviderError {
@@ -198,12 +222,14 @@ func (e *Endpoint) statusError(resp *http.Response, model string) *chat.Provider
 		pe.Err = chat.ErrBadResponse
 	}
 	if e.ParseError != nil {
-		e.ParseError(pe, resp, body)
+		// The key out first: ParseError may cut the message, and a key cut
+		// in two would no longer be found.
+		e.ParseError(pe, resp, []byte(e.Redact(string(body))))
 	}
 	if resp.StatusCode == http.StatusUnauthorized && e.Secret == "" && e.KeyEnv != "" {
 		pe.Message = strings.TrimPrefix(pe.Message+"; no API key is set (Config.APIKey or "+e.KeyEnv+")", "; ")
 	}
-	pe.Message = e.Redact(pe.Message)
+	pe.Message = printable(e.Redact(pe.Message))
 	if pe.Message == "" {
 		pe.Message = http.StatusText(resp.StatusCode)
 	}
@@ -247,12 +273,39 @@ func requestID(h http.Header) string {
 const minSecretLen = 8
 
 // Redact returns s without the key: a server may echo the Authorization
-// header in a message, and a URL may hold the key.
+// header in a message, and a URL may hold the key. The password of the
+// URL's user (a proxy's, say) goes too.
 func (e *Endpoint) Redact(s string) string {
-	if len(e.Secret) < minSecretLen || !strings.Contains(s, e.Secret) {
+	if len(e.Secret) >= minSecretLen && strings.Contains(s, e.Secret) {
+		s = strings.ReplaceAll(s, e.Secret, "[redacted]")
+	}
+	if u, err := url.Parse(e.URL); err == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok && pw != "" && strings.Contains(s, pw) {
+			s = strings.ReplaceAll(s, pw, "xxxxx")
+		}
+	}
+	return s
+}
+
+// maxMessage bounds the server's message in an error.
+const maxMessage = 1 << 10
+
+// printable returns a server's message fit for a log line: control
+// characters (newlines, terminal escapes) become spaces, and it is cut to
+// maxMessage bytes.
+func printable(s string) string {
+	if len(s) > maxMessage {
+		s = strings.ToValidUTF8(s[:maxMessage], "") + "..."
+	}
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
 		return s
 	}
-	return strings.ReplaceAll(s, e.Secret, "[redacted]")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // redactErr returns err with the key removed from its message. A
@@ -318,7 +371,7 @@ func (r *Reply) Error(err error, msg string) *chat.ProviderError {
 		Provider:   r.e.Provider,
 		StatusCode: r.StatusCode,
 		Model:      r.model,
-		Message:    r.e.Redact(msg),
+		Message:    printable(r.e.Redact(msg)),
 		Attempts:   r.Attempts,
 		RequestID:  r.RequestID,
 		Err:        err,
