@@ -3,6 +3,7 @@ package toolcall
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/toolcall-go/toolcall/chat"
 )
@@ -19,6 +20,12 @@ func (c *Client) AsModel() chat.Model { return toolCallingModel{c} }
 type toolCallingModel struct{ c *Client }
 
 func (m toolCallingModel) Chat(ctx context.Context, req *chat.Request) (*chat.Response, error) {
+	if req != nil && slices.ContainsFunc(req.Tools, func(d chat.ToolDefinition) bool { return d.Name == answerTool }) {
+		// The caller's tools are not offered here, so the answer could
+		// never be given, and a required tool choice would run this
+		// client's tools round after round.
+		return nil, errors.New("toolcall: a Client used as a model does not offer the caller's tools, so it cannot give a typed answer through " + answerTool)
+	}
 	if req != nil && req.Output != nil {
 		return nil, errors.New("toolcall: a Client used as a model does not send Request.Output; ask for a typed answer with Prompt.Answer")
 	}

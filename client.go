@@ -312,6 +312,13 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		if p.system != "" || len(p.messages) > 0 || len(pz.History) == 0 || p.state != nil {
 			return ctx, nil, errors.New("toolcall: a resumed prompt takes its history and state from the Paused state, and no messages or state")
 		}
+		// Checked before any hook or toolset sees the stored history.
+		if err := cfg.openPaused(pz, p.owner); err != nil {
+			return ctx, nil, err
+		}
+		if _, err := checkPaused(pz); err != nil {
+			return ctx, nil, err
+		}
 		asked := ""
 		if cl.answer != nil {
 			asked = typeName(cl.answer.target.Type().Elem())
@@ -490,7 +497,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			return resp, err
 		}
 		resp.Rounds = pz.Round
-		ex, err := cl.cfg.resume(ctx, set, pz, cl.p.decided, cl.p.owner)
+		ex, err := cl.cfg.resume(ctx, set, pz, cl.p.decided)
 		if ex == nil {
 			return nil, err
 		}
@@ -563,6 +570,10 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 		}
 		if !cl.eligible(mr) {
 			resp.History = slices.Clip(append(ownedHistory(cl.hist, req.Messages), mr.Message))
+			if cl.answer != nil { // its calls, the answer's among them, do not run
+				return resp, &AnswerError{Violations: []Violation{{Rule: "answer",
+					Message: "the reply's calls were not run (WithEligibility declined them), so no answer was given"}}, Repairs: resp.Repairs}
+			}
 			if m := mr.Message; m.Content == "" && len(m.ToolCalls) == 0 {
 				return resp, fmt.Errorf("%w: %s", ErrEmptyAnswer, toolcalls.Empty(mr.FinishReason))
 			}

@@ -116,6 +116,10 @@ func (c *config) finishPause(p *Paused, model string, opts chat.Options, state m
 	return nil
 }
 
+// maxClockSkew is how far ahead of this process's clock another's may be
+// when it sets an expiry.
+const maxClockSkew = time.Minute
+
 // openPaused checks p's seal for owner, that it has none when the client
 // does not seal, and its expiry.
 func (c *config) openPaused(p *Paused, owner string) error {
@@ -129,6 +133,9 @@ func (c *config) openPaused(p *Paused, owner string) error {
 		return fmt.Errorf("%w: it has no expiry, and the client sets one", ErrInvalidPaused)
 	case !p.Expires.IsZero() && time.Now().After(p.Expires):
 		return fmt.Errorf("%w: it expired at %s", ErrInvalidPaused, p.Expires.Format(time.RFC3339))
+	case c.pauseExpiry > 0 && p.Expires.After(time.Now().Add(c.pauseExpiry+maxClockSkew)):
+		// Sealed where pauses lasted longer: this client's expiry caps it.
+		return fmt.Errorf("%w: it expires at %s, later than this client's pauses last (%s)", ErrInvalidPaused, p.Expires.Format(time.RFC3339), c.pauseExpiry)
 	}
 	return nil
 }
@@ -175,10 +182,8 @@ func checkDecisions(p *Paused, set *toolSet, decisions map[string]Decision) erro
 // passed the checks: the done calls keep their records, each waiting call
 // gets its decision (none keeps it waiting), and the round ends as any
 // other, or pauses again. Nothing runs when a check fails.
-func (cfg *config) resume(ctx context.Context, set *toolSet, p *Paused, decisions map[string]Decision, owner string) (*execution, error) {
-	if err := cfg.openPaused(p, owner); err != nil {
-		return nil, err
-	}
+// Prompt.start opened p (its seal, owner and expiry) before anything saw it.
+func (cfg *config) resume(ctx context.Context, set *toolSet, p *Paused, decisions map[string]Decision) (*execution, error) {
 	reply, err := checkPaused(p)
 	if err != nil {
 		return nil, err
