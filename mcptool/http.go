@@ -103,11 +103,15 @@ func (t *httpTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			pass, _ := u.Password()
 			r.SetBasicAuth(u.Username(), pass)
 		}
-		if r.URL.Path == hiddenPath || r.URL.Path == t.endpoint.Path {
+		if rest, ok := strings.CutPrefix(r.URL.Path, hiddenPath); ok && (rest == "" || rest[0] == '/') || r.URL.Path == t.endpoint.Path {
 			// A copy of the URL: the caller's keeps the masked path, which
-			// is what net/http's errors quote.
+			// is what net/http's errors quote. A path below it (a
+			// redirect's, see below) keeps what follows.
 			u := *r.URL
-			u.Path, u.RawPath = t.endpoint.Path, t.endpoint.RawPath
+			u.Path, u.RawPath = strings.TrimSuffix(t.endpoint.Path, "/")+rest, ""
+			if rest == "" {
+				u.Path, u.RawPath = t.endpoint.Path, t.endpoint.RawPath
+			}
 			if u.RawQuery == "" {
 				u.RawQuery = t.endpoint.RawQuery
 			}
@@ -117,6 +121,9 @@ func (t *httpTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
 	if err != nil {
 		return nil, err
+	}
+	if home {
+		t.maskRedirect(r.URL, resp)
 	}
 	if resp.StatusCode == http.StatusUnauthorized {
 		resp.Body.Close()
@@ -142,6 +149,30 @@ func (t *httpTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp.Body, resp.ContentLength = http.NoBody, 0
 	resp.Header.Del("Content-Length")
 	return resp, nil
+}
+
+// maskRedirect rewrites a redirect to the endpoint's path, or below it
+// (/token/mcp to /token/mcp/, as many servers answer), to the masked
+// path, so that net/http follows it with a URL that shows neither the path
+// nor the query; RoundTrip puts them back.
+func (t *httpTransport) maskRedirect(from *url.URL, resp *http.Response) {
+	loc := resp.Header.Get("Location")
+	if loc == "" || resp.StatusCode < 300 || resp.StatusCode > 399 || t.endpoint.Path == "" || t.endpoint.Path == "/" {
+		return
+	}
+	to, err := from.Parse(loc)
+	if err != nil || origin(to) != t.origin {
+		return
+	}
+	rest, ok := strings.CutPrefix(to.Path, strings.TrimSuffix(t.endpoint.Path, "/"))
+	if !ok || rest != "" && rest[0] != '/' {
+		return
+	}
+	to.Path, to.RawPath = hiddenPath+rest, ""
+	if to.RawQuery == t.endpoint.RawQuery {
+		to.RawQuery = ""
+	}
+	resp.Header.Set("Location", to.String())
 }
 
 // unauthorized says what to do about a 401. It names the headers sent,
