@@ -1,6 +1,8 @@
 package temporaltoolcall
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,9 +27,6 @@ import (
 // decisions its Update accepted, for calls that waited; the activity
 // checks the signature against the run Temporal says scheduled it.
 
-// decisionKeyID names the one key in the seal.
-const decisionKeyID = "decision"
-
 // errNoDecisionKey is the error of a decided call on a worker without a
 // DecisionKey.
 var errNoDecisionKey = errors.New("temporaltoolcall: a decided call needs Worker.DecisionKey, the same on every worker of the task queue")
@@ -38,11 +37,22 @@ func (w *Worker) decisionKeys() (*seal.Keys, error) {
 	if len(w.DecisionKey) == 0 {
 		return nil, nil
 	}
-	k, err := seal.New(decisionKeyID, map[string][]byte{decisionKeyID: w.DecisionKey})
+	keys := map[string][]byte{keyID(w.DecisionKey): w.DecisionKey}
+	for _, k := range w.OldDecisionKeys {
+		keys[keyID(k)] = k
+	}
+	k, err := seal.New(keyID(w.DecisionKey), keys)
 	if err != nil {
-		return nil, fmt.Errorf("temporaltoolcall: Worker.DecisionKey: %w", err)
+		return nil, fmt.Errorf("temporaltoolcall: Worker.DecisionKey or OldDecisionKeys: %w", err)
 	}
 	return k, nil
+}
+
+// keyID names a key in a signature by a digest of it, so that a worker
+// that holds the key, as DecisionKey or among OldDecisionKeys, finds it.
+func keyID(key []byte) string {
+	sum := sha256.Sum256(append([]byte("toolcall decision key\x00"), key...))
+	return hex.EncodeToString(sum[:8])
 }
 
 // signedDecision is what a decision's seal covers, with the workflow id

@@ -61,7 +61,9 @@
 // only with that signature, checked against the run that Temporal says
 // scheduled it. Give every worker of the task queue the same DecisionKey
 // (32 bytes or more, from your secret store); without one, a decided call
-// fails the conversation. The namespace remains the trust boundary: a
+// fails the conversation. To rotate it, give every worker the new key and
+// the old one in OldDecisionKeys until the conversations decided with the
+// old one have run. The namespace remains the trust boundary: a
 // member who can send Updates decides waiting calls; no one can have a
 // call run with a decision the conversation did not accept, nor override
 // the worker's approver. See SECURITY.md.

@@ -33,6 +33,8 @@ type Worker struct {
 	Hooks toolcall.Hooks
 	// ToolContext, when set, gives the tool context of a conversation's
 	// tool calls: the caller's secrets and data, on the worker's side.
+	// Session.Key comes from the conversation's Input, which any client
+	// of the namespace writes: it selects, it does not authenticate.
 	// An error fails the conversation; the call does not run.
 	ToolContext func(ctx context.Context, s Session) (toolcall.ToolContext, error)
 	// ToolsWithHistory names the tools that read toolcall.CallInfo.History:
@@ -50,6 +52,11 @@ type Worker struct {
 	// kept as secret as the model's API key. Without it, a call that waits
 	// for a decision fails the conversation when it is decided.
 	DecisionKey []byte
+	// OldDecisionKeys are keys that were DecisionKey before: a decision
+	// signed with one is still honoured, so that keys can rotate while
+	// decided calls are scheduled (and during a rolling deploy). Keep a
+	// key here as long as conversations decided with it may still run.
+	OldDecisionKeys [][]byte
 }
 
 // A Session identifies the conversation a tool call belongs to, for the
