@@ -116,7 +116,7 @@ func assistantParts(msg *chat.Message) ([]any, []sentCall, error) {
 					return nil, nil, err
 				}
 				out = append(out, raw)
-				sent = append(sent, sentCall{id: c.ID, name: c.Name, sendID: p.FunctionCall.ID != ""})
+				sent = append(sent, sentCall{id: c.ID, name: c.Name, wireID: p.FunctionCall.ID})
 				continue
 			case "text":
 				if *p.Text == "" && p.ThoughtSignature == "" {
@@ -150,7 +150,7 @@ func assistantParts(msg *chat.Message) ([]any, []sentCall, error) {
 				return nil, nil, err
 			}
 			out = append(out, raw)
-			sent = append(sent, sentCall{id: c.ID, name: c.Name, sendID: p.FunctionCall.ID != ""})
+			sent = append(sent, sentCall{id: c.ID, name: c.Name, wireID: p.FunctionCall.ID})
 			first = false
 			continue
 		}
@@ -163,7 +163,7 @@ func assistantParts(msg *chat.Message) ([]any, []sentCall, error) {
 		}
 		first = false
 		out = append(out, p)
-		sent = append(sent, sentCall{id: c.ID, name: c.Name, sendID: c.ID != ""})
+		sent = append(sent, sentCall{id: c.ID, name: c.Name, wireID: c.ID})
 	}
 	return out, sent, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/providers/gemini"
 )
 
@@ -78,5 +79,30 @@ func TestBaseURLPasswordNotShown(t *testing.T) {
 		if strings.Contains(s, "proxy-SECRET-pw") {
 			t.Errorf("shows the BaseURL's password: %s", s)
 		}
+	}
+}
+
+// TestDuplicateCallIDsAnsweredAsSent: two calls the API gave one id go
+// back with that id, and so do their results, never with the id the reply
+// made up for the second.
+func TestDuplicateCallIDsAnsweredAsSent(t *testing.T) {
+	first := `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"x","name":"get_weather","args":{"city":"A"}},"thoughtSignature":"c2ln"},{"functionCall":{"id":"x","name":"get_weather","args":{"city":"B"}}}]},"finishReason":"STOP","index":0}]}`
+	srv, capt := serve(t, reply(first), reply(textChunk("ok", "STOP")))
+	m := newModel(srv, gemini.Config{})
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}, Tools: []chat.ToolDefinition{weatherTool}}
+	resp, err := m.Chat(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Messages = append(req.Messages, resp.Message)
+	for _, c := range resp.Message.ToolCalls {
+		req.Messages = append(req.Messages, chat.Message{Role: chat.RoleTool, ToolCallID: c.ID, ToolName: c.Name, Content: "sunny"})
+	}
+	if _, err := m.Chat(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	body := string(capt.Get(t, 1).Body)
+	if strings.Contains(body, `"id":"x_1"`) {
+		t.Errorf("the request answers a call by an id the server never gave (x_1):\n%s", body)
 	}
 }

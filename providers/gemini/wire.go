@@ -251,7 +251,10 @@ func convertToolChoice(req *chat.Request) (*toolConfig, error) {
 // before it.
 type sentCall struct {
 	id, name string
-	sendID   bool // the call went with its id, so its result does too
+	// wireID is the id the call went with, "" for none: its result goes
+	// with the same, which may differ from id when the API gave two
+	// calls one id and the reply renamed the second.
+	wireID string
 }
 
 // convertMessages maps the conversation to systemInstruction and the
@@ -348,9 +351,7 @@ func result(msg *chat.Message, calls []sentCall) (resultPart, error) {
 		return resultPart{}, fmt.Errorf("tool result for call %q names no tool and answers no call of the message before it: the Gemini API needs the function's name", msg.ToolCallID)
 	}
 	fr := functionResponse{Name: name}
-	if c.sendID {
-		fr.ID = c.id
-	}
+	fr.ID = c.wireID
 	value := resultValue(msg.Content)
 	if msg.IsError {
 		fr.Response.Error = value
