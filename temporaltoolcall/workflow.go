@@ -455,7 +455,7 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 		queue[i] = job{index: i}
 	}
 	var run []running
-	roundBytes := 0
+	roundBytes, taskBytes, taskAt := 0, 0, -1
 	// Cancelled only by an abort: cancelling on other ways out would add
 	// commands that histories recorded before did not have.
 	rctx, cancel := workflow.WithCancel(c.ctx)
@@ -471,7 +471,11 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 			}
 			return false
 		})
-		taskBytes := 0 // what this workflow task schedules
+		// What this workflow task schedules: passes of this loop that an
+		// Await did not separate are one task (the history length tells).
+		if at := workflow.GetInfo(c.ctx).GetCurrentHistoryLength(); at != taskAt {
+			taskBytes, taskAt = 0, at
+		}
 		for len(run) < limit && len(queue) > 0 {
 			j := queue[0]
 			queue = queue[1:]
