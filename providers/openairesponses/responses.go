@@ -187,5 +187,10 @@ func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 			return nil, rep.BadResponse(wire.DecodeProblem(fmt.Sprintf("output item %d", i), apiName, err))
 		}
 	}
+	// Each item costs what it costs in a stream: a reply of many tiny
+	// items is bounded by their number, not only by its bytes.
+	if limit := rep.Limit(); limit >= 0 && int64(len(wr.Output))*entryCost > limit {
+		return nil, rep.TooLarge("reply")
+	}
 	return a.response(&wr, rep)
 }
