@@ -476,7 +476,15 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 		if at := workflow.GetInfo(c.ctx).GetCurrentHistoryLength(); at != taskAt {
 			taskBytes, taskAt = 0, at
 		}
-		for len(run) < limit && len(queue) > 0 {
+		// The pass's calls are checked against the limits before any is
+		// scheduled, so that a pass that cannot fit schedules nothing.
+		type scheduled struct {
+			index int
+			ctx   workflow.Context
+			req   toolRequest
+		}
+		var batch []scheduled
+		for len(run)+len(batch) < limit && len(queue) > 0 {
 			j := queue[0]
 			queue = queue[1:]
 			one := reply
@@ -514,7 +522,10 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 				return nil, c.fail(typeTooLarge, nil, "%v: the tool calls of round %d are %d bytes, more than one round may add to the history (%d)",
 					ErrPayloadTooLarge, round, roundBytes, maxRoundBytes)
 			}
-			run = append(run, running{j.index, workflow.ExecuteActivity(c.toolContext(rctx, calls[j.index], p), ToolActivity, req)})
+			batch = append(batch, scheduled{j.index, c.toolContext(rctx, calls[j.index], p), req})
+		}
+		for _, s := range batch {
+			run = append(run, running{s.index, workflow.ExecuteActivity(s.ctx, ToolActivity, s.req)})
 		}
 		if len(run) == 0 && len(c.waiting) == 0 {
 			return execs, nil
