@@ -79,9 +79,14 @@ func TestStdioServerDoesNotSeeHostSecrets(t *testing.T) {
 // cause; so does the next one, while the Client waits to try again.
 func testStdioFailedRestartIsServerExited(t *testing.T, bin string) {
 	own := filepath.Join(t.TempDir(), "mcpserver")
-	b, err := os.ReadFile(bin)
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(own, b, 0o755))
+	// A hard link, not a copy: a copy's file is open for writing while
+	// parallel tests fork, and a child that holds it makes the exec fail
+	// with "text file busy".
+	if err := os.Link(bin, own); err != nil {
+		b, err := os.ReadFile(bin)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(own, b, 0o755))
+	}
 	c := connect(t, mcptool.Remote{Name: "prog", Command: own, Restart: true})
 	_, client, _ := killed(t, c)
 	require.NoError(t, os.Remove(own))
