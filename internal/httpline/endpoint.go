@@ -350,19 +350,31 @@ type Reply struct {
 // stream may assemble.
 func (r *Reply) Limit() int64 { return r.e.Limit }
 
-// ReadAll reads the body whole, up to the response limit. A larger body,
-// or one cut off, is a malformed response; a cancelled or expired ctx is
+// ReadAll reads the body whole, up to the response limit, which the body's
+// bytes and the memory its JSON values take to decode count against. A
+// larger body, or one cut off, is a malformed response; a cancelled or expired ctx is
 // reported as ctx.Err().
 func (r *Reply) ReadAll(ctx context.Context) ([]byte, error) {
 	data, err := ReadBody(r.Response, r.e.Limit)
 	if err != nil {
 		return nil, r.ReadError(ctx, "response body", err)
 	}
+	// A body too short to pass the limit, were every byte a comma, is not
+	// counted: most replies.
+	if limit := r.e.Limit; limit >= 0 && int64(len(data))*(1+elementCost) > limit && int64(len(data))+decodeCost(data) > limit {
+		return nil, r.TooLarge("response body, counting its JSON values,")
+	}
 	return data, nil
 }
 
-// Lines returns a reader of the body's lines, for a stream.
-func (r *Reply) Lines() *LineReader { return NewLineReader(r.Body) }
+// Lines returns a reader of the body's lines, for a stream. A line whose
+// JSON values alone would count more than the response limit is a
+// *[TooLargeError]: decoding it would take many times the limit.
+func (r *Reply) Lines() *LineReader {
+	lr := NewLineReader(r.Body)
+	lr.limit = r.e.Limit
+	return lr
+}
 
 // Error returns a *chat.ProviderError of this reply that wraps err (a
 // chat sentinel) with the message msg, the key removed.

@@ -50,7 +50,12 @@
 // larger, and ends with [Reply.TooLarge] past the limit. Buffers double up
 // to the limit and no further, so a call past it has allocated about
 // twice the limit for a body and three times for a stream's text, never
-// in proportion to what the server sends.
+// in proportion to what the server sends. Decoding JSON takes more memory
+// than its text, a slice element for each value of an array, so a body
+// and each line of a stream count each element and member besides their
+// bytes (see elementCost) and are refused before they are decoded when
+// that passes the limit: a reply of many tiny values cannot make decoding
+// take many times the limit either.
 package httpline
 
 import (
@@ -72,57 +77,66 @@ const MaxLine = 16 << 20
 // ErrTooLong is returned for a line longer than MaxLine.
 var ErrTooLong = errors.New("line too long")
 
-// Read returns the next line, newline included; it is valid until the next
-// read. At the end of the body it returns the unterminated rest with
-// io.EOF; after any other read error the partial line is dropped, so a cut
-// connection is not mistaken for a malformed line.
-func Read(br *bufio.Reader) ([]byte, error) {
-	var long []byte
-	return readLine(br, &long)
-}
-
-// A LineReader reads the lines of a streamed body as [Read] does. A line
-// longer than its read buffer is put together in one buffer it keeps for
-// the next, so a stream of long lines does not allocate one per line.
+// A LineReader reads the lines of a streamed body. A line longer than its
+// read buffer is put together in one buffer it keeps for the next, so a
+// stream of long lines does not allocate one per line.
 type LineReader struct {
-	br   *bufio.Reader
-	long []byte
+	br    *bufio.Reader
+	long  []byte
+	limit int64 // what a line's JSON values may cost; negative: no bound
 }
 
 // NewLineReader returns a LineReader of body with bufio's default read
-// buffer (4 KiB). Most lines of a stream are far shorter; a longer one
-// goes through the reader's own buffer, which grows once and is kept. A
-// 64 KiB buffer was most of the bytes a short streamed round allocated.
+// buffer (4 KiB) and no bound on what a line's values cost. Most lines of
+// a stream are far shorter; a longer one goes through the reader's own
+// buffer, which grows once and is kept. A 64 KiB buffer was most of the
+// bytes a short streamed round allocated.
 func NewLineReader(body io.Reader) *LineReader {
-	return &LineReader{br: bufio.NewReader(body)}
+	return &LineReader{br: bufio.NewReader(body), limit: -1}
 }
 
-// Next returns the next line, as [Read] does; it is valid until the next
-// call.
+// Next returns the next line, newline included; it is valid until the
+// next call. At the end of the body it returns the unterminated rest with
+// io.EOF; after any other read error the partial line is dropped, so a cut
+// connection is not mistaken for a malformed line. A line longer than
+// [MaxLine] is [ErrTooLong]; one whose JSON values cost more than the
+// reader's limit is a *[TooLargeError], returned as soon as the part read
+// does, so that neither is read whole.
 func (r *LineReader) Next() ([]byte, error) {
-	return readLine(r.br, &r.long)
-}
-
-// readLine is Read. A line longer than br's buffer is put together in
-// *long, which keeps the room it grew to.
-func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
-	chunk, err := br.ReadSlice('\n')
+	var cost costCounter
+	counted := 0 // how much of the line cost has counted
+	tooLarge := func(line []byte) bool {
+		// A line too short to pass the limit, were every byte a comma, is
+		// not counted: most lines of a stream.
+		if r.limit < 0 || int64(len(line))*elementCost <= r.limit {
+			return false
+		}
+		cost.add(line[counted:])
+		counted = len(line)
+		return cost.cost > r.limit
+	}
+	chunk, err := r.br.ReadSlice('\n')
 	switch {
 	case len(chunk) > MaxLine:
 		return nil, ErrTooLong
+	case tooLarge(chunk):
+		return nil, r.tooLarge()
 	case err == nil || err == io.EOF:
 		return chunk, err
 	case err != bufio.ErrBufferFull:
 		return nil, err
 	}
-	line := append((*long)[:0], chunk...)
+	line := append(r.long[:0], chunk...)
 	for {
-		chunk, err := br.ReadSlice('\n')
+		chunk, err := r.br.ReadSlice('\n')
 		if len(line)+len(chunk) > MaxLine {
 			return nil, ErrTooLong
 		}
 		line = append(line, chunk...)
-		*long = line
+		r.long = line
+		if tooLarge(line) {
+			return nil, r.tooLarge()
+		}
 		switch err {
 		case nil, io.EOF:
 			return line, err
@@ -131,6 +145,10 @@ func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+func (r *LineReader) tooLarge() error {
+	return &TooLargeError{What: "stream line, counting its JSON values,", Limit: r.limit}
 }
 
 // RetryAfter parses an HTTP Retry-After value: seconds (fractions allowed)

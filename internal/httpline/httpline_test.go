@@ -35,12 +35,12 @@ func TestRetryAfter(t *testing.T) {
 	assert.Equal(t, time.Duration(0), RetryAfter("soon", now))
 }
 
-func TestRead(t *testing.T) {
+func TestLineReader(t *testing.T) {
 	// A small buffer makes long lines span several reads.
-	br := bufio.NewReaderSize(strings.NewReader("a\n"+strings.Repeat("b", 40)+"\ntail"), 16)
+	r := &LineReader{br: bufio.NewReaderSize(strings.NewReader("a\n"+strings.Repeat("b", 40)+"\ntail"), 16), limit: -1}
 	var lines []string
 	for {
-		line, err := Read(br)
+		line, err := r.Next()
 		lines = append(lines, string(line))
 		if err == io.EOF {
 			break
@@ -49,11 +49,11 @@ func TestRead(t *testing.T) {
 	}
 	assert.Equal(t, []string{"a\n", strings.Repeat("b", 40) + "\n", "tail"}, lines)
 
-	_, err := Read(bufio.NewReader(strings.NewReader(strings.Repeat("x", MaxLine+1))))
+	_, err := NewLineReader(strings.NewReader(strings.Repeat("x", MaxLine+1))).Next()
 	assert.ErrorIs(t, err, ErrTooLong)
 
 	cut := errors.New("connection reset")
-	line, err := Read(bufio.NewReader(io.MultiReader(strings.NewReader("partial"), iotest.ErrReader(cut))))
+	line, err := NewLineReader(io.MultiReader(strings.NewReader("partial"), iotest.ErrReader(cut))).Next()
 	assert.ErrorIs(t, err, cut)
 	assert.Nil(t, line, "a cut line is dropped")
 }

@@ -105,3 +105,92 @@ func AppendText(text []byte, s string, limit int64) []byte {
 	copy(grown, text)
 	return append(grown, s...)
 }
+
+// Decoding JSON takes more memory than its text: a slice element for each
+// value of an array (a struct, a json.RawMessage), a map entry or a field
+// for each member of an object. A reply counts these bytes for each
+// element and each member besides its own bytes against the limit, so
+// that one made of many tiny values ({},{},... at 3 bytes each) cannot
+// make decoding take many times the limit. Ordinary replies, mostly text,
+// count a few percent more than their bytes.
+const (
+	elementCost = 256
+	memberCost  = 32
+)
+
+// decodeCost is what data costs beyond its bytes, as a [costCounter]
+// counts it.
+func decodeCost(data []byte) int64 {
+	var c costCounter
+	return c.add(data)
+}
+
+// A costCounter counts what decoding JSON text costs beyond its bytes,
+// over text read in pieces: elementCost for each value in an array,
+// memberCost for each member of an object. It reads the text once and
+// allocates nothing.
+type costCounter struct {
+	cost int64
+	// depth is how deep the text is in arrays and objects; bit d of
+	// arrays says the container at depth d+1 is an array. Deeper
+	// containers than it holds count as arrays, the dearer.
+	depth             int
+	arrays            [4]uint64
+	inString, escaped bool
+}
+
+// add counts data, the text that follows what was counted so far, and
+// returns the cost of all of it. An array's first element is counted at
+// its '[', an object's first member at its '{', the others at their ','.
+func (c *costCounter) add(data []byte) int64 {
+	for _, b := range data {
+		if c.inString {
+			switch {
+			case c.escaped:
+				c.escaped = false
+			case b == '\\':
+				c.escaped = true
+			case b == '"':
+				c.inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			c.inString = true
+		case '[':
+			c.push(true)
+			c.cost += elementCost
+		case '{':
+			c.push(false)
+			c.cost += memberCost
+		case ']', '}':
+			if c.depth > 0 {
+				c.depth--
+			}
+		case ',':
+			if c.inArray() {
+				c.cost += elementCost
+			} else {
+				c.cost += memberCost
+			}
+		}
+	}
+	return c.cost
+}
+
+func (c *costCounter) push(array bool) {
+	if d := c.depth; d < 64*len(c.arrays) {
+		if array {
+			c.arrays[d/64] |= 1 << (d % 64)
+		} else {
+			c.arrays[d/64] &^= 1 << (d % 64)
+		}
+	}
+	c.depth++
+}
+
+func (c *costCounter) inArray() bool {
+	d := c.depth - 1
+	return d < 0 || d >= 64*len(c.arrays) || c.arrays[d/64]&(1<<(d%64)) != 0
+}

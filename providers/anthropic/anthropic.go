@@ -91,6 +91,10 @@ type Config struct {
 	// with an error that wraps [chat.ErrBadResponse] and names the limit.
 	// 0 means 32 MiB; a negative value removes the limit. Each line of a
 	// stream is bounded to 16 MiB whatever this limit.
+	// JSON's values count too, as the memory decoding them takes: 256
+	// bytes for each element of an array and 32 for each member of an
+	// object, in a body and in each line of a stream, so that a reply of
+	// many tiny values is refused before it is decoded.
 	MaxResponseBytes int
 }
 

@@ -82,7 +82,8 @@ func TestReplyBlockLimit(t *testing.T) {
 	resp, err := newModel(srv, anthropic.Config{MaxResponseBytes: 64 << 10}).Chat(context.Background(), hiRequest)
 	assert.Nil(t, resp)
 	checkProviderError(t, err, chat.ErrBadResponse, 200, "tiny-toolcaller")
-	assert.Contains(t, err.Error(), "reply of 1000 content blocks is larger than the 64 KiB limit (Config.MaxResponseBytes)")
+	// Refused before decoding, its elements counted with its bytes.
+	assert.Contains(t, err.Error(), "response body, counting its JSON values, is larger than the 64 KiB limit (Config.MaxResponseBytes)")
 }
 
 // TestRecordedWithinSmallLimit: the recorded streams of the API, thinking

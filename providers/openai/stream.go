@@ -105,9 +105,9 @@ func (a *assembler) addChunk(chunk *chatChunk, yield func(chat.Delta) bool) bool
 			continue
 		}
 		r := &c.Delta
-		if r.empty() {
+		if r.empty() && c.Message != nil {
 			// A server that answers a stream with a whole message.
-			r = &c.Message
+			r = c.Message
 		}
 		if !a.addText(r.Content, yield) || !a.addText(r.Refusal, yield) {
 			return false

@@ -292,9 +292,10 @@ type chunkChoice struct {
 	Index int          `json:"index"`
 	Delta wireResponse `json:"delta"`
 	// Message is what a server that answers a stream with whole messages
-	// sends instead of Delta.
-	Message      wireResponse `json:"message"`
-	FinishReason string       `json:"finish_reason"`
+	// sends instead of Delta. A pointer keeps a choice small: a line of
+	// many tiny choices must not decode into many times its size.
+	Message      *wireResponse `json:"message"`
+	FinishReason string        `json:"finish_reason"`
 }
 
 type wireUsage struct {
