@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"strconv"
 	"sync"
@@ -249,69 +250,30 @@ func (m copyModel) Chat(ctx context.Context, req *chat.Request) (*chat.Response,
 // arguments copied as a provider's decoding makes them;
 // and a round of eight calls of a tool that blocks 1 ms beside a round of
 // one.
+//
+// Each way is measured twice, the calls one after another and at once:
+// handwritten and toolcall-sequential (Limits.Concurrency 1),
+// handwritten-parallel (a goroutine a call and a WaitGroup, as a user
+// writes it) and toolcall, whose default runs the calls of a reply at once.
+// Running two quick calls at once costs a goroutine handed to another
+// thread and waited for, more than the calls themselves; the pairs compare
+// like with like.
 func benchmarkLoopWeather(b *testing.B) {
-	ctx := context.Background()
 	weather := MustFunc("weather", "Weather forecast", benchWeather)
 	model := copyModel{weatherModel(2, "weather", benchInput)}
-	b.Run("handwritten", func(b *testing.B) {
-		// A plain loop: a history slice, a name->func map, encoding/json in
-		// and out, the calls one after another, no checks.
-		funcs := map[string]func(context.Context, json.RawMessage) (string, error){
-			"weather": func(ctx context.Context, args json.RawMessage) (string, error) {
-				var in benchArgs
-				if err := json.Unmarshal(args, &in); err != nil {
-					return "", err
-				}
-				res, err := benchWeather(ctx, in)
-				if err != nil {
-					return "", err
-				}
-				out, err := json.Marshal(res)
-				return string(out), err
-			},
+	for _, parallel := range []bool{false, true} {
+		name := "handwritten"
+		if parallel {
+			name += "-parallel"
 		}
-		defs := []chat.ToolDefinition{weather.Definition()}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		b.ReportAllocs()
-		for b.Loop() {
-			history := []chat.Message{chat.UserMessage("the answer?")}
-			var answer string
-			for {
-				mr, err := model.Chat(ctx, &chat.Request{Messages: history, Tools: defs})
-				if err != nil {
-					b.Fatal(err)
-				}
-				history = append(history, mr.Message)
-				if len(mr.Message.ToolCalls) == 0 {
-					answer = mr.Message.Content
-					break
-				}
-				for _, tc := range mr.Message.ToolCalls {
-					f, ok := funcs[tc.Name]
-					if !ok {
-						b.Fatal("no tool", tc.Name)
-					}
-					out, err := f(ctx, tc.Arguments)
-					if err != nil {
-						b.Fatal(err)
-					}
-					history = append(history, chat.ToolMessage(tc, out))
-				}
-			}
-			if answer != "mild and dry" || len(history) != 5 {
-				b.Fatal(answer, history)
-			}
-		}
-		runtime.ReadMemStats(&after)
-		rounds := float64(2 * b.N)
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/rounds, "ns/round")
-		b.ReportMetric(float64(after.Mallocs-before.Mallocs)/rounds, "allocs/round")
-	})
-	b.Run("toolcall", func(b *testing.B) {
-		loopBench(b, NewClient(model, WithTools(weather)), func(r *Response) bool {
-			return r.Content() == "mild and dry" && r.Rounds == 2 && len(r.Executions) == 2 && !r.Executions[1].IsError
-		})
+		b.Run(name, func(b *testing.B) { handwrittenLoop(b, model, weather.Definition(), parallel) })
+	}
+	check := func(r *Response) bool {
+		return r.Content() == "mild and dry" && r.Rounds == 2 && len(r.Executions) == 2 && !r.Executions[1].IsError
+	}
+	b.Run("toolcall", func(b *testing.B) { loopBench(b, NewClient(model, WithTools(weather)), check) })
+	b.Run("toolcall-sequential", func(b *testing.B) {
+		loopBench(b, NewClient(model, WithTools(weather), WithLimits(Limits{Concurrency: 1})), check)
 	})
 	block := MustFunc("block", "Blocks 1 ms", func(ctx context.Context, _ struct{}) (string, error) {
 		time.Sleep(time.Millisecond)
@@ -327,6 +289,83 @@ func benchmarkLoopWeather(b *testing.B) {
 			})
 		})
 	}
+}
+
+// handwrittenLoop is the loop a user writes by hand: a history slice, a
+// name->func map, encoding/json in and out, no checks; the calls of a reply
+// one after another, or each in a goroutine of its own with a WaitGroup.
+func handwrittenLoop(b *testing.B, model chat.Model, def chat.ToolDefinition, parallel bool) {
+	ctx := context.Background()
+	funcs := map[string]func(context.Context, json.RawMessage) (string, error){
+		"weather": func(ctx context.Context, args json.RawMessage) (string, error) {
+			var in benchArgs
+			if err := json.Unmarshal(args, &in); err != nil {
+				return "", err
+			}
+			res, err := benchWeather(ctx, in)
+			if err != nil {
+				return "", err
+			}
+			out, err := json.Marshal(res)
+			return string(out), err
+		},
+	}
+	call := func(tc chat.ToolCall) (string, error) {
+		f, ok := funcs[tc.Name]
+		if !ok {
+			return "", fmt.Errorf("no tool %s", tc.Name)
+		}
+		return f(ctx, tc.Arguments)
+	}
+	defs := []chat.ToolDefinition{def}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b.ReportAllocs()
+	for b.Loop() {
+		history := []chat.Message{chat.UserMessage("the answer?")}
+		var answer string
+		for {
+			mr, err := model.Chat(ctx, &chat.Request{Messages: history, Tools: defs})
+			if err != nil {
+				b.Fatal(err)
+			}
+			history = append(history, mr.Message)
+			if len(mr.Message.ToolCalls) == 0 {
+				answer = mr.Message.Content
+				break
+			}
+			if !parallel {
+				for _, tc := range mr.Message.ToolCalls {
+					out, err := call(tc)
+					if err != nil {
+						b.Fatal(err)
+					}
+					history = append(history, chat.ToolMessage(tc, out))
+				}
+				continue
+			}
+			outs := make([]string, len(mr.Message.ToolCalls))
+			errs := make([]error, len(outs))
+			var wg sync.WaitGroup
+			for i, tc := range mr.Message.ToolCalls {
+				wg.Go(func() { outs[i], errs[i] = call(tc) })
+			}
+			wg.Wait()
+			for i, tc := range mr.Message.ToolCalls {
+				if errs[i] != nil {
+					b.Fatal(errs[i])
+				}
+				history = append(history, chat.ToolMessage(tc, outs[i]))
+			}
+		}
+		if answer != "mild and dry" || len(history) != 5 {
+			b.Fatal(answer, history)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	rounds := float64(2 * b.N)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/rounds, "ns/round")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/rounds, "allocs/round")
 }
 
 // BenchmarkTools is one Call on a Client given n function tools once
