@@ -94,11 +94,15 @@
 //
 // With the current API version the Model is a [chat.StructuredModel]: a
 // request's Output (a typed answer asked for with toolcall's Prompt.Answer)
-// goes out as output_config.format {"type": "json_schema", "schema"}, as
-// the recording parallel_tool_use_no_text shows api.anthropic.com taking;
-// the answer is the reply's text. [Version20230601], which Ollama and
-// llama-server speak, has no output_config: such a Model is not structured
-// (the loop then asks through a tool) and refuses a request with Output.
+// goes out as output_config.format {"type": "json_schema", "schema"}, as the
+// recording parallel_tool_use_no_text shows api.anthropic.com taking; the
+// answer is the reply's text. This native mode is the default; the format
+// has no strict field. [Version20230601], which Ollama and llama-server
+// speak, has no output_config: such a Model is not structured and refuses a
+// request with Output, so the loop asks through a tool, as
+// Prompt.AnswerMode(chat.OutputTool) does with any version: the answer is a
+// call of the tool final_answer, offered in tools beside the others, with
+// tool_choice {"type": "any"} and no output_config.
 //
 // # Responses
 //

@@ -109,6 +109,10 @@ func TestRequests(t *testing.T) {
 			Options: chat.Options{Extra: map[string]any{"thinking": map[string]any{"type": "disabled"}}},
 		}},
 		{name: "request model overrides config", req: chat.Request{Model: "claude-other", Messages: []chat.Message{ask}}},
+		// A typed answer, natively: output_config.format beside the tools.
+		// The format has no strict field: Strict is not sent.
+		{name: "output schema", req: chat.Request{Messages: []chat.Message{ask}, Tools: []chat.ToolDefinition{shortTool},
+			Output: &chat.OutputFormat{Name: "answer", Strict: true, Schema: json.RawMessage(`{"type":"object","properties":{"summary":{"type":"string","description":"One line"}},"required":["summary"],"additionalProperties":false}`)}}},
 		// Extra cannot set what the request itself sets.
 		{name: "extra does not override", req: chat.Request{Messages: []chat.Message{ask}, Options: chat.Options{
 			Extra: map[string]any{"model": "x", "messages": []any{}, "system": "x", "stream": true, "max_tokens": 1, "tools": []any{}, "tool_choice": "x"}}}},

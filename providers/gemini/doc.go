@@ -97,7 +97,11 @@
 // asked for with toolcall's Prompt.Answer) goes out in generationConfig as
 // responseMimeType application/json and responseJsonSchema, the whole
 // schema, as the recording stream_function_call_then_json shows the API
-// taking; the answer is the reply's text.
+// taking; the answer is the reply's text. This native mode is the default;
+// the API has no strict flag. With Prompt.AnswerMode(chat.OutputTool) the
+// answer is instead a call of the function final_answer, declared in
+// functionDeclarations beside the others, with
+// toolConfig.functionCallingConfig mode ANY and no responseJsonSchema.
 //
 // # Replies
 //

@@ -16,9 +16,7 @@ import (
 	"github.com/toolcall-go/toolcall/providers/gemini"
 )
 
-// `go test ./... -update` passes -update to every package; this one has no
-// golden files but must accept the flag.
-var _ = flag.Bool("update", false, "no golden files in this package")
+var update = flag.Bool("update", false, "rewrite the golden request files under testdata/golden")
 
 // genai's dependency go.opencensus.io starts a worker when its package is
 // initialised, which runs for the life of the process.

@@ -249,6 +249,17 @@ func TestRequestMapping(t *testing.T) {
 			},
 		},
 		{
+			// A typed answer, natively: format is the schema itself, at the
+			// top level, beside the tools. Ollama has no strict flag:
+			// Strict is not sent.
+			name: "output schema",
+			req: &chat.Request{
+				Messages: hi, Tools: []chat.ToolDefinition{weatherTool},
+				Output: &chat.OutputFormat{Name: "answer", Strict: true,
+					Schema: json.RawMessage(`{"type":"object","properties":{"summary":{"type":"string","description":"One line"}},"required":["summary"],"additionalProperties":false}`)},
+			},
+		},
+		{
 			name: "replayed arguments become objects",
 			req: &chat.Request{Messages: []chat.Message{
 				chat.UserMessage("go"),

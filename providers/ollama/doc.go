@@ -48,7 +48,12 @@
 //
 // The Model is a [chat.StructuredModel]: a request's Output (a typed answer
 // asked for with toolcall's Prompt.Answer) goes out as format, the schema
-// itself; Options.Extra["format"] beside it is refused.
+// itself, at the top level of the /api/chat body, as Ollama documents
+// structured outputs; Options.Extra["format"] beside it is refused. This
+// native mode is the default; Ollama has no strict flag. With
+// Prompt.AnswerMode(chat.OutputTool) the answer is instead a call of the
+// tool final_answer, offered in tools beside the others, and no format;
+// Ollama has no tool_choice, so a reply in text is sent back as a repair.
 //
 // # Responses
 //

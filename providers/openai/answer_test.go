@@ -3,8 +3,11 @@ package openai_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"testing"
 
+	openaisdk "github.com/openai/openai-go/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -61,4 +64,156 @@ func TestStructuredOutput(t *testing.T) {
 	sm, ok := m.(chat.StructuredModel)
 	require.True(t, ok)
 	assert.True(t, sm.StructuredOutput())
+}
+
+// callReply is a reply whose one tool call has the name and arguments
+// given.
+func callReply(id, name, args string) string {
+	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-" + id, "object": "chat.completion", "model": "tiny",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "tool_calls", "message": map[string]any{
+			"role": "assistant", "content": nil,
+			"tool_calls": []any{map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": args}}},
+		}}}})
+	return string(b)
+}
+
+// TestTypedAnswerToolMode pins, in testdata/golden/answer_tool_round_*.json,
+// the requests a Client sends for Prompt.Answer with chat.OutputTool: the
+// tool final_answer, whose parameters are the answer's schema, offered
+// beside the prompt's tool, and tool_choice "required" in every round (no
+// response_format). The model calls get_weather, then final_answer.
+func TestTypedAnswerToolMode(t *testing.T) {
+	t.Parallel()
+	replies := []string{
+		callReply("call_1", "get_weather", providertest.AnswerCalls[0]),
+		callReply("call_2", "final_answer", providertest.AnswerCalls[1]),
+	}
+	srv, got := providertest.Serve(t, chatPath, func(w http.ResponseWriter, r *http.Request, i int) {
+		providertest.Reply("application/json", replies[min(i, len(replies)-1)])(w, r)
+	})
+	providertest.AnswerByTool(t, newModel(srv, openai.Config{}), chat.OutputTool)
+	require.Equal(t, 2, got.Count())
+	for i := range 2 {
+		body := got.Get(t, i).Body
+		providertest.CheckGolden(t, fmt.Sprintf("answer_tool_round_%d", i+1), body, *update)
+		p := checkOpenAIGo(t, body)
+		assert.Nil(t, p.ResponseFormat.OfJSONSchema, "no response_format in the tool mode")
+		assert.Equal(t, "required", p.ToolChoice.OfAuto.Or(""), "round %d", i+1)
+		require.Len(t, p.Tools, 2)
+		answerTool := p.Tools[1].OfFunction
+		require.NotNil(t, answerTool)
+		assert.Equal(t, "final_answer", answerTool.Function.Name)
+		assert.Equal(t, []any{"city", "sky", "temperature"}, answerTool.Function.Parameters["required"])
+	}
+}
+
+// TestOutputInOpenAIGo: native bodies, strict and not, as in
+// testdata/wire/output_schema*.json, decode into openai-go's
+// ChatCompletionNewParams, the official SDK's request type, and encode
+// back the same; the SDK reads the schema, its name and strict from
+// response_format's json_schema variant.
+func TestOutputInOpenAIGo(t *testing.T) {
+	t.Parallel()
+	schema := `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}`
+	for _, strict := range []bool{false, true} {
+		req := &chat.Request{Model: wireModel, Tools: []chat.ToolDefinition{shortWeatherTool}, Messages: []chat.Message{chat.UserMessage("Weather in Paris?")},
+			Output: &chat.OutputFormat{Name: "answer", Schema: json.RawMessage(schema), Strict: strict}}
+		p := checkOpenAIGo(t, sentBody(t, req, false))
+		rf := p.ResponseFormat.OfJSONSchema
+		require.NotNil(t, rf, "response_format is the json_schema variant")
+		assert.Equal(t, "answer", rf.JSONSchema.Name)
+		assert.Equal(t, strict, rf.JSONSchema.Strict.Valid(), "strict is sent only when true")
+		assert.Equal(t, strict, rf.JSONSchema.Strict.Or(false))
+		got, err := json.Marshal(rf.JSONSchema.Schema)
+		require.NoError(t, err)
+		assert.JSONEq(t, schema, string(got))
+		require.Len(t, p.Tools, 1, "the tools stay offered beside the schema")
+	}
+}
+
+// checkOpenAIGo decodes a request body into openai-go's
+// ChatCompletionNewParams and checks that it encodes back to the same JSON
+// value, but for two forms of the SDK's: "stream" is not a field of it
+// (its streaming call adds it), and an assistant message's "content":
+// null is left out, which the API reads alike.
+func checkOpenAIGo(t *testing.T, body []byte) openaisdk.ChatCompletionNewParams {
+	t.Helper()
+	var fields map[string]any
+	require.NoError(t, json.Unmarshal(body, &fields))
+	delete(fields, "stream")
+	msgs, _ := fields["messages"].([]any)
+	for _, m := range msgs {
+		if m, ok := m.(map[string]any); ok && m["role"] == "assistant" {
+			if c, ok := m["content"]; ok && c == nil {
+				delete(m, "content")
+			}
+		}
+	}
+	rest, err := json.Marshal(fields)
+	require.NoError(t, err)
+	var p openaisdk.ChatCompletionNewParams
+	require.NoError(t, json.Unmarshal(rest, &p), "openai-go cannot decode %s", rest)
+	back, err := json.Marshal(p)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(rest), string(back), "the body does not survive openai-go's ChatCompletionNewParams")
+	return p
+}
+
+// TestOutputAsLlamaServerReadsIt: the native body's response_format is
+// one llama.cpp's server reads the schema from. Its README (tools/server,
+// POST /v1/chat/completions) says response_format takes
+// {"type": "json_object"}, {"type": "json_object", "schema": ...} and
+// {"type": "json_schema", ...}, "similar to other OpenAI-inspired API
+// providers"; the parser that runs, oaicompat_chat_params_parse in
+// tools/server/server-common.cpp, reads the schema of "json_schema" from
+// response_format.json_schema.schema (OpenAI's shape, ours) and only from
+// there: the README's example with "schema" flat under a json_schema
+// response_format would constrain nothing. name and strict are not read.
+// A request with tools and a schema is taken (common/chat.cpp: "Use
+// generic handler when mixing tools + JSON schema").
+func TestOutputAsLlamaServerReadsIt(t *testing.T) {
+	t.Parallel()
+	schema := `{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`
+	req := &chat.Request{Model: wireModel, Tools: []chat.ToolDefinition{shortWeatherTool}, Messages: []chat.Message{chat.UserMessage("Weather in Paris?")},
+		Output: &chat.OutputFormat{Name: "answer", Schema: json.RawMessage(schema), Strict: true}}
+	for _, stream := range []bool{false, true} {
+		got, err := llamaServerSchema(sentBody(t, req, stream))
+		require.NoError(t, err)
+		assert.JSONEq(t, schema, string(got), "stream %v", stream)
+	}
+
+	// The reading is not vacuous: the README's flat form gives no schema.
+	got, err := llamaServerSchema([]byte(`{"response_format":{"type":"json_schema","schema":` + schema + `}}`))
+	require.NoError(t, err)
+	assert.Nil(t, got)
+	_, err = llamaServerSchema([]byte(`{"response_format":{"type":"xml"}}`))
+	assert.Error(t, err)
+}
+
+// llamaServerSchema returns the schema llama.cpp's server constrains a
+// reply with, read from a /v1/chat/completions body as
+// oaicompat_chat_params_parse reads it (nil for none).
+func llamaServerSchema(body []byte) (json.RawMessage, error) {
+	var b struct {
+		ResponseFormat *struct {
+			Type       string          `json:"type"`
+			Schema     json.RawMessage `json:"schema"`
+			JSONSchema struct {
+				Schema json.RawMessage `json:"schema"`
+			} `json:"json_schema"`
+		} `json:"response_format"`
+	}
+	if err := json.Unmarshal(body, &b); err != nil || b.ResponseFormat == nil {
+		return nil, err
+	}
+	switch rf := b.ResponseFormat; rf.Type {
+	case "json_object":
+		return rf.Schema, nil
+	case "json_schema":
+		return rf.JSONSchema.Schema, nil
+	case "", "text":
+		return nil, nil
+	default:
+		return nil, fmt.Errorf(`response_format type must be one of "text" or "json_object", but got: %s`, rf.Type)
+	}
 }

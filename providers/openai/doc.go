@@ -67,9 +67,13 @@
 // The Model is a [chat.StructuredModel]: a request's Output (a typed answer
 // asked for with toolcall's Prompt.Answer) goes out as response_format
 // {"type": "json_schema", "json_schema": {name, schema, strict}}, which
-// OpenAI, llama.cpp's server, vLLM and Ollama's /v1 take; the answer is
-// the reply's text. The recording tool_call_json_answer shows api.openai.com
-// answering so.
+// OpenAI, llama.cpp's server, vLLM and Ollama's /v1 take; the answer is the
+// reply's text. The recording tool_call_json_answer shows api.openai.com
+// answering so. This native mode is the default; "strict" is sent only when
+// true (llama.cpp's server reads the schema alone, from json_schema.schema).
+// With Prompt.AnswerMode(chat.OutputTool) the answer is instead a call of
+// the function tool final_answer, offered in tools beside the others, with
+// tool_choice "required" and no response_format.
 //
 // # Responses
 //

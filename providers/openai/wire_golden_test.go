@@ -124,6 +124,9 @@ func TestWireJSONMatchesProvider(t *testing.T) {
 		{name: "output schema", req: &chat.Request{Tools: weather, Messages: []chat.Message{askParis}, Output: &chat.OutputFormat{
 			Name: "answer", Strict: true,
 			Schema: json.RawMessage(`{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"],"additionalProperties":false}`)}}},
+		// Not strict: "strict" is left out, which the API reads as false.
+		{name: "output schema not strict", req: &chat.Request{Tools: weather, Messages: []chat.Message{askParis}, Output: &chat.OutputFormat{
+			Name: "answer", Schema: json.RawMessage(`{"type":"object","properties":{"summary":{"type":"string","description":"One line"}},"required":["summary"]}`)}}},
 		{name: "tool context", req: toolContextRequest(t)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -100,9 +100,13 @@
 // # Typed answers
 //
 // The Model is a [chat.StructuredModel]: a request's Output (a typed answer
-// asked for with toolcall's Prompt.Answer) goes out as text.format
-// {"type": "json_schema", name, schema, strict}; the answer is the reply's
-// text. Options.Extra["text"] beside it is refused, not merged.
+// asked for with toolcall's Prompt.Answer) goes out as text.format {"type":
+// "json_schema", name, schema, strict}; the answer is the reply's text.
+// Options.Extra["text"] beside it is refused, not merged. This native mode
+// is the default; "strict" is sent only when true. With
+// Prompt.AnswerMode(chat.OutputTool) the answer is instead a call of the
+// function tool final_answer, offered in tools beside the others, with
+// tool_choice "required" and no text.
 //
 // # Responses
 //

@@ -94,6 +94,18 @@ func TestRequestMapping(t *testing.T) {
 			}},
 		},
 		{
+			// A typed answer, natively: text.format json_schema beside
+			// the tools; "strict" is left out when false.
+			name: "output schema",
+			req: &chat.Request{Messages: []chat.Message{chat.UserMessage("Weather in Paris?")}, Tools: []chat.ToolDefinition{weatherTool},
+				Output: &chat.OutputFormat{Name: "answer", Schema: json.RawMessage(`{"type":"object","properties":{"summary":{"type":"string","description":"One line"}},"required":["summary"]}`)}},
+		},
+		{
+			name: "output schema strict", stream: true,
+			req: &chat.Request{Messages: []chat.Message{chat.UserMessage("Weather in Paris?")}, Tools: []chat.ToolDefinition{weatherTool},
+				Output: &chat.OutputFormat{Name: "answer", Strict: true, Schema: json.RawMessage(`{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"],"additionalProperties":false}`)}},
+		},
+		{
 			// Extra adds top-level fields the request does not set.
 			name: "extra",
 			req: &chat.Request{Messages: []chat.Message{chat.UserMessage("Hi")}, Options: chat.Options{
