@@ -10,15 +10,16 @@ import (
 	"sync"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/answer"
 )
 
 // answerTool is the name of the tool through which a model gives a typed
 // answer ([Prompt.Answer]); a tool of the caller's may not have it.
-const answerTool = "final_answer"
+const answerTool = answer.Tool
 
 // defaultAnswerRepairs is how many times a model is asked again for an
 // answer that broke its schema, when Limits.MaxAnswerRepairs is zero.
-const defaultAnswerRepairs = 2
+const defaultAnswerRepairs = answer.DefaultRepairs
 
 // Answer asks for the final answer as data: v, a non-nil pointer, receives
 // it, decoded from JSON that passed the schema of v's type, made by the
@@ -79,7 +80,7 @@ func (e *AnswerError) Error() string {
 
 // notAnswered is what a reply in plain text breaks, when the answer must be
 // data.
-var notAnswered = Violation{Rule: "tool", Message: "the final answer must be given by calling the tool " + answerTool + ", not as text"}
+var notAnswered = Violation{Rule: answer.NotAnsweredRule, Message: answer.NotAnswered}
 
 // typeName names t for Paused.Answer: with its package path, so that two
 // types of one name in two packages differ.
@@ -105,21 +106,9 @@ type answerSpec struct {
 // newAnswer checks v and mode, and builds what asks for an answer of v's
 // type from model.
 func newAnswer(cfg *config, model chat.Model, v any, mode chat.OutputMode) (*answerSpec, error) {
-	sm, native := model.(chat.StructuredModel)
-	native = native && sm.StructuredOutput()
-	switch mode {
-	case "":
-		mode = chat.OutputTool
-		if native {
-			mode = chat.OutputNative
-		}
-	case chat.OutputNative:
-		if !native {
-			return nil, fmt.Errorf("toolcall: Prompt.AnswerMode: the model (%T) cannot ask for an answer in a schema natively; use chat.OutputTool", model)
-		}
-	case chat.OutputTool:
-	default:
-		return nil, fmt.Errorf("toolcall: Prompt.AnswerMode: unknown mode %q; the modes are chat.OutputNative and chat.OutputTool", mode)
+	mode, err := answer.Mode(model, mode)
+	if err != nil {
+		return nil, fmt.Errorf("toolcall: Prompt.AnswerMode: %w", err)
 	}
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || rv.Kind() != reflect.Pointer || rv.IsNil() {
@@ -136,7 +125,7 @@ func newAnswer(cfg *config, model chat.Model, v any, mode chat.OutputMode) (*ans
 		if cfg.strict {
 			schema = ts.Input.Strict().Schema
 		}
-		a.format = &chat.OutputFormat{Name: "answer", Schema: schema, Strict: cfg.strict}
+		a.format = &chat.OutputFormat{Name: answer.FormatName, Schema: schema, Strict: cfg.strict}
 		return a, nil
 	}
 	tool, err := answerToolOf(rv.Type().Elem(), ts)
@@ -164,9 +153,9 @@ func answerToolOf(t reflect.Type, ts *argType) (Tool, error) {
 	}
 	tool, err := NewTool(chat.ToolDefinition{
 		Name:        answerTool,
-		Description: "Give the final answer. Call it once the answer is known, with the answer as its arguments.",
+		Description: answer.Description,
 		InputSchema: ts.Input.Schema,
-	}, func(context.Context, json.RawMessage) (string, error) { return "answer received", nil })
+	}, func(context.Context, json.RawMessage) (string, error) { return answer.Received, nil })
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +228,7 @@ func refusedText(text string, err error) *AnswerError {
 // repairText is what the model is told of a native answer that was
 // refused.
 func repairText(e *AnswerError) string {
-	return "Your answer does not follow the schema: " + joinViolations(e.Violations) + ". Answer again, with only the JSON."
+	return answer.Repair(e.Violations)
 }
 
 // onlyAnswers reports whether every call of mr gives the typed answer,

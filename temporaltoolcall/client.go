@@ -74,7 +74,9 @@ func Pending(ctx context.Context, c client.Client, workflowID, runID string) ([]
 // errors.Is matches with the same sentinel as Call's (toolcall.ErrMaxIterations,
 // ErrReplyCut, ErrEmptyAnswer, ErrFatal, the chat errors of a model request,
 // ErrPayloadTooLarge), and, as Call does, the Response so far when it could
-// be recorded with the failure.
+// be recorded with the failure. A typed answer (Input.Output) that still
+// broke its schema after the repairs is a *toolcall.AnswerError, for
+// errors.As; decode one that passed with Answer.
 func Result(ctx context.Context, run client.WorkflowRun) (*toolcall.Response, error) {
 	var resp *toolcall.Response
 	err := run.Get(ctx, &resp)
@@ -92,12 +94,20 @@ func failed(err error) (*toolcall.Response, error) {
 		return nil, err
 	}
 	var partial *toolcall.Response
-	if app.HasDetails() {
+	out := &conversationError{err: err}
+	switch {
+	case !app.HasDetails():
+	case app.Type() == typeAnswer:
+		var r refusal
+		if derr := app.Details(&r); derr == nil && r.Answer != nil {
+			partial = r.Response
+			out.is = append(out.is, r.Answer)
+		}
+	default:
 		if derr := app.Details(&partial); derr != nil {
 			partial = nil
 		}
 	}
-	out := &conversationError{err: err}
 	for e := err; e != nil; e = errors.Unwrap(e) {
 		if a, ok := e.(*temporal.ApplicationError); ok {
 			if s := sentinel(a.Type()); s != nil {
@@ -106,6 +116,13 @@ func failed(err error) (*toolcall.Response, error) {
 		}
 	}
 	return partial, out
+}
+
+// A refusal is the detail of a conversation that failed with an
+// AnswerError: the error, and the Response so far when it fits.
+type refusal struct {
+	Response *toolcall.Response    `json:"response,omitempty"`
+	Answer   *toolcall.AnswerError `json:"answer"`
 }
 
 // sentinel returns the error an error type stands for.

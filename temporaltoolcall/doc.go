@@ -39,6 +39,39 @@
 // carries no more; a tool named in Worker.ToolsWithHistory gets the
 // conversation before the reply too.
 //
+// A tool call whose arguments are not JSON, which the history cannot hold
+// as they are, is recorded with its text as a JSON string; its tool, and
+// the model, are told what was wrong with the text, as in Prompt.Call.
+//
+// # Typed answers
+//
+// Input.Output asks for the final answer as data, as Prompt.Answer does:
+// the answer must pass a JSON Schema, made from a Go type by
+// toolcall.SchemaFor, and Answer decodes it from the Response:
+//
+//	schema, err := toolcall.SchemaFor(Order{})
+//	in := temporaltoolcall.Input{Messages: msgs, Output: &chat.OutputFormat{Schema: schema}}
+//	... // start the conversation, then
+//	resp, err := temporaltoolcall.Result(ctx, run)
+//	var o Order
+//	err = temporaltoolcall.Answer(resp, &o)
+//
+// The worker's tools run in the rounds before the answer. It is asked for
+// natively where the worker's model can (a chat.StructuredModel), through
+// a final_answer tool elsewhere (Input.OutputMode forces either); giving
+// it runs no activity, so neither Worker.Hooks nor the options of the
+// worker's Manager (an error handler, argument limits) see that call;
+// Input.MaxPayloadBytes bounds it, as it bounds the reply. The workflow
+// checks the answer against the schema the model was sent, with the
+// checker of tool arguments, and one that breaks it goes back to the
+// model with the violations, in Prompt.Call's words, up to
+// Input.MaxAnswerRepairs times within the iteration limit; then Result
+// returns a *toolcall.AnswerError with the last answer given. A
+// conversation that waits for decisions still ends with the typed answer.
+// The mode the worker chose, and its schema (strict with
+// toolcall.WithStrictTools), are recorded in the history, so that a
+// replay on any worker asks as the first run did.
+//
 // # Decisions
 //
 // A call that waits (toolcall.WithNeedsApproval, an approver in Worker.Options,

@@ -2,6 +2,7 @@ package temporaltoolcall_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -85,4 +86,44 @@ func ExampleResult() {
 		log.Fatal(err)
 	}
 	fmt.Println(resp.Content())
+}
+
+// A conversation can end with its answer as data: the schema of a Go type
+// in Input.Output, and Answer to decode the answer that passed it.
+func ExampleAnswer() {
+	type Order struct {
+		Item string `json:"item"`
+		Qty  int    `json:"qty" jsonschema:"minimum=1,maximum=10"`
+	}
+	ctx := context.Background()
+	c, err := client.Dial(client.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	schema, err := toolcall.SchemaFor(Order{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "conversations"},
+		temporaltoolcall.WorkflowName, temporaltoolcall.Input{
+			Messages: []chat.Message{chat.UserMessage("Two teas, please")},
+			Output:   &chat.OutputFormat{Schema: schema},
+		})
+	if err != nil {
+		log.Fatal(err)
+	}
+	resp, err := temporaltoolcall.Result(ctx, run)
+	var refused *toolcall.AnswerError
+	if errors.As(err, &refused) {
+		log.Fatalf("no valid answer after %d repairs: %s", refused.Repairs, refused.Raw)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	var o Order
+	if err := temporaltoolcall.Answer(resp, &o); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(o.Qty, o.Item)
 }

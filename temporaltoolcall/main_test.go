@@ -37,6 +37,7 @@ const (
 	envQueue     = "TEMPORALTOOLCALL_QUEUE"
 	envRuns      = "TEMPORALTOOLCALL_RUNS"  // the file every process appends tool runs to
 	envCodec     = "TEMPORALTOOLCALL_CODEC" // "1": encode payloads and failures (codecOptions)
+	envPlain     = "TEMPORALTOOLCALL_PLAIN" // "1": the model cannot ask for an answer natively
 )
 
 func TestMain(m *testing.M) {
@@ -265,8 +266,10 @@ type engineArgs struct {
 // where another stopped: the first user message "steps N SLEEP PAD TOOL"
 // asks for N calls of TOOL, one per round, the second of them sleeping
 // SLEEP ms and each result PAD bytes long; then it answers with the last
-// result's first line. Each tool run appends "start WORKFLOW CALL" and
-// "end WORKFLOW CALL" to the runs file.
+// result's first line. "answer SCRIPT" replies as answerScript does, and
+// the model asks for an answer natively unless TEMPORALTOOLCALL_PLAIN is
+// 1. Each tool run appends "start WORKFLOW CALL" and "end WORKFLOW CALL"
+// to the runs file.
 func engineWorker(runs string) *Worker {
 	record := func(ctx context.Context, what string) {
 		info, _ := toolcall.CallInfoFrom(ctx)
@@ -315,6 +318,9 @@ func engineWorker(runs string) *Worker {
 		}
 		var n, sleep, pad int
 		var tool string
+		if script, ok := strings.CutPrefix(first, "answer "); ok {
+			return answerScript(req, strings.Fields(script))
+		}
 		if first == "ratelimit" {
 			// Rate limited twice, with Retry-After 3s; then an answer.
 			if activity.GetInfo(ctx).Attempt <= 2 {
@@ -354,8 +360,12 @@ func engineWorker(runs string) *Worker {
 		args := fmt.Sprintf(`{"n":%d,"sleep_ms":%d,"pad":%d}`, a.N, a.SleepMS, a.Pad)
 		return calls(chat.ToolCall{ID: fmt.Sprintf("c%d", a.N), Name: tool, Arguments: []byte(args)}), nil
 	})
+	var m chat.Model = structuredModel{model}
+	if os.Getenv(envPlain) == "1" {
+		m = model
+	}
 	return &Worker{
-		Model:       model,
+		Model:       m,
 		Tools:       []toolcall.Tool{step, lookupTool, transfer, fatal},
 		DecisionKey: testDecisionKey,
 		ToolContext: func(ctx context.Context, s Session) (toolcall.ToolContext, error) {

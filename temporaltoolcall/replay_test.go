@@ -9,7 +9,7 @@ import (
 )
 
 // TestReplayRecordedHistories replays the histories recorded from the
-// real engine (go test -update -run 'TestKillWorkerMidCall|TestApprovalAcrossWorkerRestart|TestAbortCancelsTheRound')
+// real engine (go test -update -run 'TestKillWorkerMidCall|TestApprovalAcrossWorkerRestart|TestAbortCancelsTheRound|TestAnswerAcrossDecisionOnTheEngine')
 // through the workflow: a change that would break running conversations
 // fails here. The rule: a change of the commands the workflow issues goes
 // behind workflow.GetVersion, and the histories recorded by each release

@@ -1,7 +1,9 @@
 package temporaltoolcall
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -215,6 +217,13 @@ func (w *Worker) model(ctx context.Context, in modelRequest) (*modelReply, error
 	}
 	req := in.Request
 	req.Tools = defs
+	if d := in.AnswerTool; d != nil {
+		if find(tools, d.Name) != nil {
+			return nil, temporal.NewNonRetryableApplicationError(
+				fmt.Sprintf("%v: tool %q has the name of the answer tool of Input.Output", toolcall.ErrInvalidTool, d.Name), typeInput, nil)
+		}
+		req.Tools = append(slices.Clip(defs), *d)
+	}
 	mctx := ctx
 	if h := w.Hooks.BeforeModel; h != nil {
 		mctx = hook.Context(ctx, h(ctx, &req))
@@ -247,14 +256,16 @@ func (w *Worker) model(ctx context.Context, in modelRequest) (*modelReply, error
 		}
 		return nil, temporal.NewApplicationErrorWithOptions(err.Error(), typ, temporal.ApplicationErrorOptions{Cause: err, NextRetryDelay: wait})
 	}
-	out := &modelReply{Response: toolcalls.WithUniqueIDs(mr)}
-	for _, call := range out.Response.Message.ToolCalls {
+	unique := toolcalls.WithUniqueIDs(mr)
+	out := &modelReply{Response: recordable(unique)}
+	for i, call := range out.Response.Message.ToolCalls {
 		var p callPolicy
 		if t := find(tools, call.Name); t != nil {
 			md := t.Metadata()
 			p = callPolicy{Known: true, Retry: md.ReadOnly || md.Idempotent, Timeout: md.Timeout,
 				History: slices.Contains(w.ToolsWithHistory, call.Name)}
 		}
+		p.Malformed = malformed(unique.Message.ToolCalls[i].Arguments)
 		out.Calls = append(out.Calls, p)
 	}
 	if in.MaxBytes > 0 {
@@ -268,6 +279,45 @@ func (w *Worker) model(ctx context.Context, in modelRequest) (*modelReply, error
 	return out, nil
 }
 
+// recordable returns mr, or a copy whose calls' arguments can be recorded
+// as JSON: blank ones are null, as empty (see check.Normalize); other text
+// that is not JSON travels as a JSON string (callPolicy.Malformed), so
+// that the model is told what was wrong with it, as Prompt.Call tells it.
+func recordable(mr *chat.Response) *chat.Response {
+	calls := mr.Message.ToolCalls
+	if !slices.ContainsFunc(calls, func(c chat.ToolCall) bool { return c.Arguments != nil && !json.Valid(c.Arguments) }) {
+		return mr
+	}
+	c := *mr
+	c.Message.ToolCalls = slices.Clone(calls)
+	for i, call := range c.Message.ToolCalls {
+		switch {
+		case malformed(call.Arguments):
+			quoted, _ := json.Marshal(string(call.Arguments))
+			c.Message.ToolCalls[i].Arguments = quoted
+		case !json.Valid(call.Arguments):
+			c.Message.ToolCalls[i].Arguments = nil
+		}
+	}
+	return &c
+}
+
+// malformed reports whether args are text that is not JSON; blank
+// arguments are not: they mean none.
+func malformed(args []byte) bool {
+	return !json.Valid(args) && len(bytes.TrimSpace(args)) > 0
+}
+
+// sent returns the arguments the model sent for call: a malformed one's
+// text, which recordable quoted.
+func sent(call chat.ToolCall, malformed bool) json.RawMessage {
+	var text string
+	if !malformed || json.Unmarshal(call.Arguments, &text) != nil {
+		return call.Arguments
+	}
+	return json.RawMessage(text)
+}
+
 // find returns the tool of tools named name, nil when there is none.
 func find(tools []toolcall.Tool, name string) toolcall.Tool {
 	for _, t := range tools {
@@ -276,6 +326,16 @@ func find(tools []toolcall.Tool, name string) toolcall.Tool {
 		}
 	}
 	return nil
+}
+
+// toolOutcome is the tool activity's result.
+type toolOutcome struct {
+	Execution toolcall.ToolExecution `json:"execution"`
+	// Paused is why the call waits for a decision; empty when it ran.
+	Paused string `json:"paused,omitempty"`
+	// Abort is the error that ends the conversation, when the error policy
+	// aborts (toolcall.ErrFatal).
+	Abort string `json:"abort,omitempty"`
 }
 
 // tool is the tool activity: one call, run by the worker's Manager as
@@ -312,7 +372,12 @@ func (w *Worker) tool(ctx context.Context, in toolRequest) (*toolOutcome, error)
 		}
 	}
 	ctx = toolcall.ContextWithToolContext(ctx, tc)
-	resp, err := w.manager(in.Decision).Execute(ctx, tools, &chat.Request{Messages: in.History}, &chat.Response{Message: in.Reply})
+	reply := in.Reply
+	if in.Malformed {
+		reply.ToolCalls = []chat.ToolCall{in.Reply.ToolCalls[0]}
+		reply.ToolCalls[0].Arguments = sent(in.Reply.ToolCalls[0], true)
+	}
+	resp, err := w.manager(in.Decision).Execute(ctx, tools, &chat.Request{Messages: in.History}, &chat.Response{Message: reply})
 	out := &toolOutcome{}
 	var paused *toolcall.Paused
 	switch {
@@ -328,6 +393,9 @@ func (w *Worker) tool(ctx context.Context, in toolRequest) (*toolOutcome, error)
 		return nil, temporal.NewNonRetryableApplicationError("temporaltoolcall: the call was not executed", typeTool, err)
 	}
 	out.Execution = resp.Executions[0]
+	if in.Malformed {
+		out.Execution.Call.Arguments = in.Reply.ToolCalls[0].Arguments // as recorded
+	}
 	if size, err := jsonSize(out); err != nil || size > in.MaxBytes && in.MaxBytes > 0 {
 		e := &out.Execution
 		e.Result = fmt.Sprintf("tool %s's result is too large to record (%d bytes encoded, the limit is %d): lower Limits.MaxResultBytes", e.Call.Name, size, in.MaxBytes)

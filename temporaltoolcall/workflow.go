@@ -80,6 +80,19 @@ type Input struct {
 	// AnswerAtLimit asks the model once more, with tool choice none, when
 	// the limit is reached, as toolcall.WithAnswerAtLimit does.
 	AnswerAtLimit bool `json:"answer_at_limit,omitempty"`
+	// Output asks for the final answer as data that passes this JSON
+	// Schema (toolcall.SchemaFor of a Go type; StrictSchemaFor with Strict
+	// set): the conversation ends with such an answer, for Answer to
+	// decode, or fails with a *toolcall.AnswerError. See the package doc.
+	Output *chat.OutputFormat `json:"output,omitempty"`
+	// OutputMode forces how Output is asked for: chat.OutputNative (an
+	// error, before the model is asked, when the worker's model cannot) or
+	// chat.OutputTool. Zero asks natively where the worker's model can.
+	OutputMode chat.OutputMode `json:"output_mode,omitempty"`
+	// MaxAnswerRepairs bounds how many times an answer that broke the
+	// schema goes back to the model, 2 by default; toolcall.NoLimit
+	// removes the bound (the iteration limit still holds).
+	MaxAnswerRepairs int `json:"max_answer_repairs,omitempty"`
 	// Concurrency bounds the tool activities of one reply that run at
 	// once, DefaultConcurrency by default; 1 runs them in call order.
 	Concurrency int `json:"concurrency,omitempty"`
@@ -120,6 +133,9 @@ type modelRequest struct {
 	// MaxBytes bounds the reply as a payload; the activity refuses a
 	// larger one, which the server would refuse.
 	MaxBytes int `json:"max_bytes,omitempty"`
+	// AnswerTool is offered after the worker's tools, for a typed answer
+	// in the tool mode.
+	AnswerTool *chat.ToolDefinition `json:"answer_tool,omitempty"`
 }
 
 // modelReply is the model activity's result: the reply, with unique call
@@ -135,6 +151,8 @@ type callPolicy struct {
 	Retry   bool          `json:"retry,omitempty"` // ReadOnly or Idempotent
 	Timeout time.Duration `json:"timeout,omitempty"`
 	History bool          `json:"history,omitempty"` // in Worker.ToolsWithHistory
+	// Malformed: the arguments are not JSON, and travel quoted.
+	Malformed bool `json:"malformed,omitempty"`
 }
 
 // toolRequest is the input of the tool activity: one call of a reply.
@@ -151,16 +169,7 @@ type toolRequest struct {
 	State        map[string]any `json:"state,omitempty"`
 	Key          string         `json:"key,omitempty"`
 	MaxBytes     int            `json:"max_bytes"`
-}
-
-// toolOutcome is the tool activity's result.
-type toolOutcome struct {
-	Execution toolcall.ToolExecution `json:"execution"`
-	// Paused is why the call waits for a decision; empty when it ran.
-	Paused string `json:"paused,omitempty"`
-	// Abort is the error that ends the conversation, when the error policy
-	// aborts (toolcall.ErrFatal).
-	Abort string `json:"abort,omitempty"`
+	Malformed    bool           `json:"malformed,omitempty"` // callPolicy.Malformed
 }
 
 // Error types of a failed conversation, as Result maps them back.
@@ -190,10 +199,12 @@ type waiting struct {
 // conversation is the workflow's state.
 type conversation struct {
 	ctx     workflow.Context
+	w       *Worker
 	in      Input
 	resp    *toolcall.Response
 	waiting []*waiting
-	keys    *seal.Keys // the worker's DecisionKey; nil when it has none
+	keys    *seal.Keys  // the worker's DecisionKey; nil when it has none
+	answer  *answerSpec // the typed answer asked for (Input.Output), or nil
 }
 
 // Conversation is the workflow, which Register registers as WorkflowName:
@@ -205,7 +216,7 @@ func (w *Worker) Conversation(ctx workflow.Context, in Input) (*toolcall.Respons
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), typeInput, nil)
 	}
-	c := &conversation{ctx: ctx, in: in, resp: &toolcall.Response{}, keys: keys}
+	c := &conversation{ctx: ctx, w: w, in: in, resp: &toolcall.Response{}, keys: keys}
 	if err := workflow.SetQueryHandler(ctx, QueryPending, c.pending); err != nil {
 		return nil, err
 	}
@@ -273,6 +284,9 @@ func (c *conversation) run() (*toolcall.Response, error) {
 	if maxIter == 0 {
 		maxIter = DefaultMaxIterations
 	}
+	if err := c.askAnswer(); err != nil {
+		return nil, err
+	}
 	for round := first; ; round++ {
 		if round > first && workflow.GetInfo(c.ctx).GetContinueAsNewSuggested() {
 			return nil, c.continueAsNew(hist)
@@ -282,8 +296,12 @@ func (c *conversation) run() (*toolcall.Response, error) {
 		if round > 1 && modelcall.Forced(req.Request.ToolChoice) {
 			req.Request.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceAuto}
 		}
-		if in.AnswerAtLimit && maxIter > 0 && round > maxIter {
+		atLimit := in.AnswerAtLimit && maxIter > 0 && round > maxIter
+		if atLimit {
 			req.Request.ToolChoice = chat.ToolChoice{Mode: chat.ToolChoiceNone}
+		}
+		if c.answer != nil {
+			c.answer.request(in, &req, atLimit)
 		}
 		resp.Rounds = round
 		resp.History = hist
@@ -291,13 +309,21 @@ func (c *conversation) run() (*toolcall.Response, error) {
 			return nil, err
 		}
 		var mr modelReply
-		if err := workflow.ExecuteActivity(c.modelContext(), ModelActivity, req).Get(c.ctx, &mr); err != nil {
+		err := workflow.ExecuteActivity(c.modelContext(), ModelActivity, req).Get(c.ctx, &mr)
+		if err != nil {
 			return nil, c.fail(typeModel, err, "temporaltoolcall: model request of round %d failed", round)
 		}
 		reply := mr.Response
 		resp.Intermediate = append(resp.Intermediate, reply)
 		resp.Usage = resp.Usage.Add(reply.Usage)
 		resp.Message = reply.Message
+		if c.answer != nil && !reply.HasToolCalls() {
+			var done bool
+			if hist, done, err = c.textAnswer(hist, reply.Message, maxIter > 0 && round > maxIter); done {
+				return resp, err
+			}
+			continue
+		}
 		if !reply.HasToolCalls() {
 			resp.History = append(slices.Clip(hist), reply.Message)
 			if reply.Message.Content == "" {
@@ -308,7 +334,7 @@ func (c *conversation) run() (*toolcall.Response, error) {
 		if why := toolcalls.Cut(reply); why != "" {
 			return nil, c.fail(typeReplyCut, nil, "%v: %s", toolcall.ErrReplyCut, why)
 		}
-		if maxIter > 0 && round > maxIter {
+		if maxIter > 0 && round > maxIter && !c.answer.onlyAnswers(reply) {
 			return nil, c.fail(typeMaxIterations, nil, "%v: %s", toolcall.ErrMaxIterations, toolcalls.PastLimit(maxIter))
 		}
 		execs, err := c.round(round, hist, reply.Message, mr.Calls)
@@ -337,6 +363,12 @@ func (c *conversation) run() (*toolcall.Response, error) {
 		if ab != nil {
 			return nil, c.fail(typeFatal, nil, "%s", ab.msg)
 		}
+		if c.answer != nil { // tools do not return directly: the answer ends the conversation
+			if done, err := c.answerRound(execs, mr.Calls, maxIter > 0 && round >= maxIter); done {
+				return resp, err
+			}
+			continue
+		}
 		if direct {
 			resp.ReturnedDirect = true
 			return resp, c.fits("the response", resp)
@@ -351,6 +383,9 @@ func (c *conversation) continueAsNew(hist []chat.Message) error {
 		return err
 	}
 	next := c.in
+	if c.answer != nil {
+		next.OutputMode = c.answer.mode // as this run asked
+	}
 	cont := *c.resp
 	cont.History = hist
 	next.Continued = &cont
@@ -450,9 +485,13 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 		index    int
 		decision *toolcall.Decision
 	}
-	queue := make([]job, len(calls))
-	for i := range calls {
-		queue[i] = job{index: i}
+	queue := make([]job, 0, len(calls))
+	for i, call := range calls {
+		if c.answer.takes(call) { // giving the answer runs nothing
+			execs[i] = c.answer.given(call, round, i < len(policies) && policies[i].Malformed)
+			continue
+		}
+		queue = append(queue, job{index: i})
 	}
 	var run []running
 	roundBytes, taskBytes, taskAt := 0, 0, -1
@@ -494,7 +533,7 @@ func (c *conversation) round(round int, hist []chat.Message, reply chat.Message,
 				p = policies[j.index]
 			}
 			req := toolRequest{Tools: c.in.Tools, Reply: one, Decision: j.decision,
-				State: state, Key: c.in.Key, MaxBytes: c.maxPayload()}
+				State: state, Key: c.in.Key, MaxBytes: c.maxPayload(), Malformed: p.Malformed}
 			if p.History {
 				req.History = hist
 			}
