@@ -88,8 +88,13 @@ func (e *Endpoint) BadRequest(model, msg string) *chat.ProviderError {
 	return &chat.ProviderError{Provider: e.Provider, Model: model, Err: chat.ErrBadRequest, Message: e.Redact(msg)}
 }
 
-// maxErrorBody bounds how much of an error response is read.
-const maxErrorBody = 64 << 10
+// maxErrorBody bounds how much of an error response is read, and
+// maxErrorValues what decoding it may take beyond its bytes (see
+// ValueCost): a body of tiny values is not parsed.
+const (
+	maxErrorBody   = 64 << 10
+	maxErrorValues = 256 << 10
+)
 
 // Call posts body to e.URL with the Accept header accept, again when it
 // failed in a way e.Retry retries, and returns what read makes of the 2xx
@@ -221,7 +226,10 @@ func (e *Endpoint) statusError(resp *http.Response, model string) *chat.Provider
 	if pe.Err == nil { // a 1xx or 3xx that the client did not follow
 		pe.Err = chat.ErrBadResponse
 	}
-	if e.ParseError != nil {
+	switch {
+	case ValueCost(body) > maxErrorValues:
+		pe.Message = "the error body has too many JSON values to be read"
+	case e.ParseError != nil:
 		// The key out first: ParseError may cut the message, and a key cut
 		// in two would no longer be found.
 		e.ParseError(pe, resp, []byte(e.Redact(string(body))))
@@ -350,29 +358,29 @@ type Reply struct {
 // stream may assemble.
 func (r *Reply) Limit() int64 { return r.e.Limit }
 
-// ReadAll reads the body whole, up to the response limit, which the body's
-// bytes and the memory its JSON values take to decode count against. A
-// larger body, or one cut off, is a malformed response; a cancelled or expired ctx is
+// ReadAll reads the body whole, up to the response limit; a body whose
+// JSON values would take more than [ValueLimit] to decode is refused too.
+// A larger body, or one cut off, is a malformed response; a cancelled or expired ctx is
 // reported as ctx.Err().
 func (r *Reply) ReadAll(ctx context.Context) ([]byte, error) {
 	data, err := ReadBody(r.Response, r.e.Limit)
 	if err != nil {
 		return nil, r.ReadError(ctx, "response body", err)
 	}
-	// A body too short to pass the limit, were every byte a comma, is not
-	// counted: most replies.
-	if limit := r.e.Limit; limit >= 0 && int64(len(data))*(1+elementCost) > limit && int64(len(data))+decodeCost(data) > limit {
-		return nil, r.TooLarge("response body, counting its JSON values,")
+	// A body too short to pass the limit, were every byte an element, is
+	// not counted: most replies.
+	if limit := ValueLimit(r.e.Limit); limit >= 0 && int64(len(data))*elementCost > limit && ValueCost(data) > limit {
+		return nil, r.BadResponse((&ValuesError{What: "response body", Limit: limit}).Error())
 	}
 	return data, nil
 }
 
-// Lines returns a reader of the body's lines, for a stream. A line whose
-// JSON values alone would count more than the response limit is a
-// *[TooLargeError]: decoding it would take many times the limit.
+// Lines returns a reader of the body's lines, for a stream. A line longer
+// than [LineLimit], or whose JSON values would take more than [ValueLimit]
+// to decode, is an error.
 func (r *Reply) Lines() *LineReader {
 	lr := NewLineReader(r.Body)
-	lr.limit = r.e.Limit
+	lr.limit, lr.maxLine = ValueLimit(r.e.Limit), LineLimit(r.e.Limit)
 	return lr
 }
 
@@ -404,18 +412,21 @@ func (r *Reply) TooLarge(what string) *chat.ProviderError {
 
 // ReadError reports err, a failure to read what ("response body",
 // "stream") from the body: a reply past the limit or a line past
-// [MaxLine] is a malformed response, and so is a body cut off, whose read
+// [LineLimit] is a malformed response, and so is a body cut off, whose read
 // error stays in the chain (errors.Is(err, io.ErrUnexpectedEOF) holds). A
 // cancelled or expired ctx is reported as ctx.Err().
 func (r *Reply) ReadError(ctx context.Context, what string, err error) *chat.ProviderError {
 	var tl *TooLargeError
+	var ve *ValuesError
 	switch {
 	case ctx.Err() != nil:
 		return r.Error(ctx.Err(), "")
 	case errors.As(err, &tl):
 		return r.BadResponse(tl.Error())
+	case errors.As(err, &ve):
+		return r.BadResponse(ve.Error())
 	case errors.Is(err, ErrTooLong):
-		return r.BadResponse(fmt.Sprintf("%s line longer than %d MiB", what, MaxLine>>20))
+		return r.BadResponse(fmt.Sprintf("%s line longer than %s", what, limitSize(int64(LineLimit(r.e.Limit)))))
 	}
 	return r.Error(fmt.Errorf("%w: %s cut off: %w", chat.ErrBadResponse, what, r.e.redactErr(err)), "")
 }

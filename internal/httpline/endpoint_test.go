@@ -235,7 +235,7 @@ func TestReadError(t *testing.T) {
 	checkNoSecret(t, cut)
 
 	long := r.ReadError(context.Background(), "stream", ErrTooLong)
-	assert.Equal(t, `test: HTTP 200: model "m": malformed response: stream line longer than 16 MiB (2 attempts)`, long.Error())
+	assert.Equal(t, `test: HTTP 200: model "m": malformed response: stream line longer than 8 MiB (2 attempts)`, long.Error(), "eight times the 1 MiB limit")
 
 	large := r.TooLarge("streamed reply")
 	assert.ErrorIs(t, large, chat.ErrBadResponse)

@@ -48,14 +48,22 @@
 // [Reply.ReadAll] bounds a body; a stream bounds what it assembles (text,
 // reasoning, arguments), not its bytes, whose framing can be several times
 // larger, and ends with [Reply.TooLarge] past the limit. Buffers double up
-// to the limit and no further, so a call past it has allocated about
-// twice the limit for a body and three times for a stream's text, never
-// in proportion to what the server sends. Decoding JSON takes more memory
-// than its text, a slice element for each value of an array, so a body
-// and each line of a stream count each element and member besides their
-// bytes (see elementCost) and are refused before they are decoded when
-// that passes the limit: a reply of many tiny values cannot make decoding
-// take many times the limit either.
+// to the limit and no further, never in proportion to what the server
+// sends.
+//
+// Decoding JSON takes more memory than its text: a slice element for each
+// value of an array, a map entry for each member of an object. So a body,
+// and each line of a stream as it is read, is refused before it is
+// decoded when its values would take more than [ValueLimit] (the limit,
+// at least 1 MiB); a line is at most [LineLimit] long (eight times the
+// limit, at least 1 MiB, at most 16 MiB); an error body is read up to 64
+// KiB and not parsed when it is made of tiny values; and a provider counts
+// each call, block or item it keeps (about 256 bytes) besides its bytes.
+// A reply of many tiny values, invalid UTF-8 or very long lines cannot
+// make reading it take many times the limit: measured with hostile
+// replies of every shape (providertest.CheckFloods), and with ordinary
+// ones filling the limit, reading a reply allocates at most about ten
+// times the larger of the limit and 1 MiB.
 package httpline
 
 import (
@@ -71,8 +79,19 @@ import (
 )
 
 // MaxLine bounds one line of a stream, so a broken server cannot exhaust
-// memory.
+// memory; under a response limit of less than 2 MiB, a line is bounded to
+// eight times the limit, and at least 1 MiB (see [LineLimit]).
 const MaxLine = 16 << 20
+
+// LineLimit is how long a line of a stream may be under the response
+// limit limit: eight times it (JSON's escapes make a line up to six times
+// the text it carries), at least 1 MiB and at most [MaxLine].
+func LineLimit(limit int64) int {
+	if limit < 0 {
+		return MaxLine
+	}
+	return int(min(MaxLine, max(minValueLimit, 8*limit)))
+}
 
 // ErrTooLong is returned for a line longer than MaxLine.
 var ErrTooLong = errors.New("line too long")
@@ -81,9 +100,10 @@ var ErrTooLong = errors.New("line too long")
 // read buffer is put together in one buffer it keeps for the next, so a
 // stream of long lines does not allocate one per line.
 type LineReader struct {
-	br    *bufio.Reader
-	long  []byte
-	limit int64 // what a line's JSON values may cost; negative: no bound
+	br      *bufio.Reader
+	long    []byte
+	limit   int64 // what a line's JSON values may cost; negative: no bound
+	maxLine int
 }
 
 // NewLineReader returns a LineReader of body with bufio's default read
@@ -92,22 +112,23 @@ type LineReader struct {
 // buffer, which grows once and is kept. A 64 KiB buffer was most of the
 // bytes a short streamed round allocated.
 func NewLineReader(body io.Reader) *LineReader {
-	return &LineReader{br: bufio.NewReader(body), limit: -1}
+	return &LineReader{br: bufio.NewReader(body), limit: -1, maxLine: MaxLine}
 }
 
 // Next returns the next line, newline included; it is valid until the
 // next call. At the end of the body it returns the unterminated rest with
 // io.EOF; after any other read error the partial line is dropped, so a cut
 // connection is not mistaken for a malformed line. A line longer than
-// [MaxLine] is [ErrTooLong]; one whose JSON values cost more than the
+// the reader's bound ([MaxLine], or [LineLimit] for [Reply.Lines]) is
+// [ErrTooLong]; one whose JSON values cost more than the
 // reader's limit is a *[TooLargeError], returned as soon as the part read
 // does, so that neither is read whole.
 func (r *LineReader) Next() ([]byte, error) {
 	var cost costCounter
 	counted := 0 // how much of the line cost has counted
 	tooLarge := func(line []byte) bool {
-		// A line too short to pass the limit, were every byte a comma, is
-		// not counted: most lines of a stream.
+		// A line too short to pass the limit, were every byte an element,
+		// is not counted: most lines of a stream.
 		if r.limit < 0 || int64(len(line))*elementCost <= r.limit {
 			return false
 		}
@@ -117,7 +138,7 @@ func (r *LineReader) Next() ([]byte, error) {
 	}
 	chunk, err := r.br.ReadSlice('\n')
 	switch {
-	case len(chunk) > MaxLine:
+	case len(chunk) > r.maxLine:
 		return nil, ErrTooLong
 	case tooLarge(chunk):
 		return nil, r.tooLarge()
@@ -129,8 +150,14 @@ func (r *LineReader) Next() ([]byte, error) {
 	line := append(r.long[:0], chunk...)
 	for {
 		chunk, err := r.br.ReadSlice('\n')
-		if len(line)+len(chunk) > MaxLine {
+		if len(line)+len(chunk) > r.maxLine {
 			return nil, ErrTooLong
+		}
+		if len(line)+len(chunk) > cap(line) {
+			// Doubling: append grows a large slice by a quarter, and the
+			// buffers of a 16 MiB line added up to six times its size;
+			// doubled, they come to four times at most.
+			line = append(make([]byte, 0, max(2*cap(line), len(line)+len(chunk))), line...)
 		}
 		line = append(line, chunk...)
 		r.long = line
@@ -148,7 +175,7 @@ func (r *LineReader) Next() ([]byte, error) {
 }
 
 func (r *LineReader) tooLarge() error {
-	return &TooLargeError{What: "stream line, counting its JSON values,", Limit: r.limit}
+	return &ValuesError{What: "stream line", Limit: r.limit}
 }
 
 // RetryAfter parses an HTTP Retry-After value: seconds (fractions allowed)

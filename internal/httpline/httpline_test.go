@@ -37,7 +37,7 @@ func TestRetryAfter(t *testing.T) {
 
 func TestLineReader(t *testing.T) {
 	// A small buffer makes long lines span several reads.
-	r := &LineReader{br: bufio.NewReaderSize(strings.NewReader("a\n"+strings.Repeat("b", 40)+"\ntail"), 16), limit: -1}
+	r := &LineReader{br: bufio.NewReaderSize(strings.NewReader("a\n"+strings.Repeat("b", 40)+"\ntail"), 16), limit: -1, maxLine: MaxLine}
 	var lines []string
 	for {
 		line, err := r.Next()
@@ -129,9 +129,10 @@ func TestAppendText(t *testing.T) {
 		}
 	}
 	assert.Equal(t, strings.Repeat("x", 3000), string(text))
-	// Doubling from 512, then no more than the limit, then only what the
-	// text needs past it.
-	assert.Equal(t, []int{512, 1024, 2000, 2100, 2400, 2700, 3000}, caps)
+	// Doubling from the first piece, then no more than the limit, then
+	// only what the text needs past it.
+	assert.Equal(t, []int{300, 600, 1200, 2000, 2100, 2400, 2700, 3000}, caps)
+	assert.Equal(t, 64, cap(AppendText(nil, "a", -1)), "a tiny text keeps 64 bytes")
 	assert.Equal(t, "ab", string(AppendText(AppendText(nil, "a", -1), "b", -1)))
 }
 

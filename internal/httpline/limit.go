@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 )
 
 // DefaultMaxResponseBytes bounds a reply when a provider's
@@ -101,22 +102,57 @@ func AppendText(text []byte, s string, limit int64) []byte {
 	if limit >= 0 {
 		c = int(min(int64(c), limit))
 	}
-	grown := make([]byte, len(text), max(c, len(text)+len(s), 512))
+	// At least 64 bytes: a reply of many tiny texts keeps no more than it
+	// counts for each.
+	grown := make([]byte, len(text), max(c, len(text)+len(s), 64))
 	copy(grown, text)
 	return append(grown, s...)
 }
 
 // Decoding JSON takes more memory than its text: a slice element for each
 // value of an array (a struct, a json.RawMessage), a map entry or a field
-// for each member of an object. A reply counts these bytes for each
-// element and each member besides its own bytes against the limit, so
-// that one made of many tiny values ({},{},... at 3 bytes each) cannot
-// make decoding take many times the limit. Ordinary replies, mostly text,
-// count a few percent more than their bytes.
+// for each member of an object. A body, and each line of a stream, is
+// refused before it is decoded when its elements and members, at these
+// costs, come to more than [ValueLimit]: one made of many tiny values
+// ({},{},... at 3 bytes each) cannot make decoding take many times the
+// limit. Ordinary replies, mostly text, cost a fraction of their bytes.
 const (
 	elementCost = 256
 	memberCost  = 32
 )
+
+// minValueLimit is the least [ValueLimit]: what decoding one body or line
+// may take whatever the response limit, so that a small limit bounds what
+// a reply keeps without refusing the metadata of ordinary replies.
+const minValueLimit = 1 << 20
+
+// ValueLimit is what the JSON values of one body or stream line may cost
+// under the response limit limit: the limit, or 1 MiB if that is more;
+// negative for no limit.
+func ValueLimit(limit int64) int64 {
+	if limit < 0 {
+		return -1
+	}
+	return max(limit, minValueLimit)
+}
+
+// ValueCost is what decoding data takes beyond its bytes: its elements
+// and members at their costs, and two bytes for each byte that is not
+// UTF-8, which encoding/json decodes to the three of U+FFFD. A provider
+// counts it for JSON it keeps to decode later, as it counts the bytes.
+func ValueCost(data []byte) int64 {
+	cost := decodeCost(data)
+	if !utf8.Valid(data) {
+		for len(data) > 0 {
+			r, n := utf8.DecodeRune(data)
+			if r == utf8.RuneError && n == 1 {
+				cost += 2
+			}
+			data = data[n:]
+		}
+	}
+	return cost
+}
 
 // decodeCost is what data costs beyond its bytes, as a [costCounter]
 // counts it.
@@ -193,4 +229,17 @@ func (c *costCounter) push(array bool) {
 func (c *costCounter) inArray() bool {
 	d := c.depth - 1
 	return d < 0 || d >= 64*len(c.arrays) || c.arrays[d/64]&(1<<(d%64)) != 0
+}
+
+// A ValuesError reports a body or a stream line whose JSON values would
+// take more than [ValueLimit] to decode.
+type ValuesError struct {
+	What  string // "response body", "stream line"
+	Limit int64  // the ValueLimit
+}
+
+// Error says what had too many values and the limit.
+func (e *ValuesError) Error() string {
+	return e.What + " has too many JSON values: decoding them would take more than " + limitSize(e.Limit) +
+		" (Config.MaxResponseBytes, or 1 MiB if that is more)"
 }

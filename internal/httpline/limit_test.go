@@ -1,10 +1,15 @@
 package httpline
 
 import (
+	"context"
 	"errors"
 	"io"
+	"net/http"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/toolcall-go/toolcall/chat"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -54,9 +59,9 @@ func TestLineReaderBoundsValues(t *testing.T) {
 	r := NewLineReader(body)
 	r.limit = 64 << 10
 	_, err := r.Next()
-	var tl *TooLargeError
-	require.True(t, errors.As(err, &tl), "err = %v", err)
-	assert.Equal(t, "stream line, counting its JSON values, is larger than the 64 KiB limit (Config.MaxResponseBytes)", err.Error())
+	var ve *ValuesError
+	require.True(t, errors.As(err, &ve), "err = %v", err)
+	assert.Equal(t, "stream line has too many JSON values: decoding them would take more than 64 KiB (Config.MaxResponseBytes, or 1 MiB if that is more)", err.Error())
 	assert.Less(t, body.n, 64<<10, "bytes read before the line was refused")
 
 	// Text within the limit is not: a line of prose counts nothing.
@@ -66,4 +71,78 @@ func TestLineReaderBoundsValues(t *testing.T) {
 	got, err := r.Next()
 	require.NoError(t, err)
 	assert.Equal(t, prose, string(got))
+}
+
+func TestValueLimit(t *testing.T) {
+	assert.Equal(t, int64(-1), ValueLimit(-1))
+	assert.Equal(t, int64(1<<20), ValueLimit(8<<10), "a small limit lets ordinary metadata be decoded")
+	assert.Equal(t, int64(32<<20), ValueLimit(32<<20))
+}
+
+func TestValueCostCountsBytesNotUTF8(t *testing.T) {
+	// Each byte that is not UTF-8 decodes to the three of U+FFFD.
+	assert.Equal(t, int64(0), ValueCost([]byte(`"héllo, 世界"`)))
+	assert.Equal(t, int64(6), ValueCost([]byte("\"\xff\xfe\xfd\"")))
+	assert.Equal(t, int64(memberCost+4), ValueCost([]byte("{\"a\":\"\xff\xff\"}")))
+}
+
+func TestLineLimit(t *testing.T) {
+	assert.Equal(t, MaxLine, LineLimit(-1))
+	assert.Equal(t, 1<<20, LineLimit(1<<10), "at least 1 MiB")
+	assert.Equal(t, 8<<20, LineLimit(1<<20), "eight times the limit")
+	assert.Equal(t, MaxLine, LineLimit(32<<20), "at most MaxLine")
+}
+
+// TestLongLineGrowsByDoubling: the buffers a long line is put together in
+// add up to four times it at worst (a line just past a power of two), not
+// the six times append's growth made.
+func TestLongLineGrowsByDoubling(t *testing.T) {
+	line := strings.Repeat("x", 8<<20) + "\n"
+	r := NewLineReader(strings.NewReader(line))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, err := r.Next()
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	assert.Len(t, got, len(line))
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4*len(line)+64<<10))
+}
+
+// TestErrorBodyOfTinyValuesNotParsed: an error body is read up to 64 KiB
+// whatever the limit, and one made of tiny values is not given to
+// ParseError, whose decoding would take hundreds of times its size.
+func TestErrorBodyOfTinyValuesNotParsed(t *testing.T) {
+	body := `{"error":{"details":[` + strings.Repeat(`{},`, 20000) + `{}]}}`
+	srv, _ := server(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, body)
+	})
+	e := endpoint(srv)
+	e.ParseError = func(*chat.ProviderError, *http.Response, []byte) { t.Error("ParseError was called") }
+	_, err := e.Call(context.Background(), "m", "application/json", []byte(`{}`), noRead(t))
+	assert.ErrorIs(t, err, chat.ErrBadRequest)
+	assert.Contains(t, err.Error(), "the error body has too many JSON values to be read")
+}
+
+// TestReadAllCountsValues: a body within the limit in bytes is refused
+// when its values, or its bytes that are not UTF-8 (decoded to three
+// bytes each), would take more than the value limit to decode.
+func TestReadAllCountsValues(t *testing.T) {
+	for name, body := range map[string]string{
+		"tiny values": `[` + strings.Repeat(`{},`, 1<<20) + `{}]`,
+		"not UTF-8":   `{"text":"` + strings.Repeat("\xff", 3<<20) + `"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := server(t, func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, body) })
+			e := endpoint(srv)
+			e.Limit = 4 << 20
+			_, err := e.Call(context.Background(), "m", "application/json", []byte(`{}`), func(ctx context.Context, r *Reply) (*chat.Response, error) {
+				_, err := r.ReadAll(ctx)
+				return nil, err
+			})
+			assert.ErrorIs(t, err, chat.ErrBadResponse)
+			assert.Contains(t, err.Error(), "response body has too many JSON values: decoding them would take more than 4 MiB")
+		})
+	}
 }

@@ -62,11 +62,10 @@ type Config struct {
 	// larger reply ends the call with an error that wraps
 	// [chat.ErrBadResponse] and names the limit. 0 means 32 MiB; a
 	// negative value removes the limit. Each line of a stream is bounded
-	// to 16 MiB whatever this limit.
-	// JSON's values count too, as the memory decoding them takes: 256
-	// bytes for each element of an array and 32 for each member of an
-	// object, in a body and in each line of a stream, so that a reply of
-	// many tiny values is refused before it is decoded.
+	// to eight times the limit, at least 1 MiB and at most 16 MiB.
+	// A body or stream line whose JSON values would take more than the
+	// limit, or 1 MiB if that is more, to decode (256 bytes an array
+	// element, 32 an object member) is refused before it is decoded.
 	MaxResponseBytes int
 }
 

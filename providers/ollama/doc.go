@@ -110,14 +110,17 @@
 // Config.MaxResponseBytes, 32 MiB when it is 0, which is millions of
 // tokens. For a reply that is not streamed the limit is on the body,
 // refused unread when its Content-Length is larger; for a stream, on the
-// text, thinking and tool-call arguments it assembles, since the JSON
-// around each piece can be several times its size. A larger reply ends
+// text, thinking and tool calls it assembles (their ids, names and
+// arguments, and 256 bytes for each call, about what it takes in memory),
+// since the JSON around each piece can be several times its size. A body
+// or line of many tiny JSON values is refused before it is decoded
+// (Config.MaxResponseBytes says how). A larger reply ends
 // the call with an error wrapping [chat.ErrBadResponse] that names the
 // limit, and reading it took memory for about the limit, not for the
 // whole body. A negative Config.MaxResponseBytes, such as
 // [toolcall.NoLimit], removes the limit, as NoLimit does for the
-// library's other limits. Each line of a stream is bounded to 16 MiB in
-// any case.
+// library's other limits. Each line of a stream is bounded to eight times
+// the limit, at least 1 MiB and at most 16 MiB.
 //
 // # Retries
 //

@@ -1,8 +1,13 @@
 package ollama_test
 
 import (
+	"context"
+	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/ollama"
@@ -29,4 +34,31 @@ func TestFloodsBounded(t *testing.T) {
 		{Name: "stream tool_calls", Body: line(calls), Stream: true, ContentType: "application/x-ndjson"},
 		{Name: "stream arguments", Body: line(args), Stream: true, ContentType: "application/x-ndjson", Members: true},
 	})
+}
+
+// TestStreamCallsCount: a stream's calls count against the limit, each
+// with its id and name and about what it keeps in memory, so that lines
+// of empty calls, or of calls with long names, do not pile up past it.
+func TestStreamCallsCount(t *testing.T) {
+	t.Parallel()
+	const limit = 64 << 10
+	done := `{"model":"tiny","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}` + "\n"
+	empty := `{"model":"tiny","message":{"role":"assistant","content":"","tool_calls":[` + strings.Repeat(`{},`, 99) + `{}]},"done":false}` + "\n"
+	long := `{"model":"tiny","message":{"role":"assistant","content":"","tool_calls":[{"id":"` + strings.Repeat("i", 20<<10) +
+		`","function":{"name":"` + strings.Repeat("n", 20<<10) + `"}}]},"done":false}` + "\n"
+	for name, body := range map[string]string{
+		"empty calls": strings.Repeat(empty, 10) + done, // 1,000 calls in 3 KiB of lines
+		"long names":  strings.Repeat(long, 2) + done,   // 80 KiB of ids and names
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := providertest.Serve(t, chatPath, func(w http.ResponseWriter, r *http.Request, _ int) {
+				providertest.Reply("application/x-ndjson", body)(w, r)
+			})
+			_, err := newModel(srv, ollama.Config{MaxResponseBytes: limit}).Stream(context.Background(),
+				&chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}, nil)
+			require.ErrorIs(t, err, chat.ErrBadResponse)
+			assert.Contains(t, err.Error(), "streamed reply is larger than the 64 KiB limit")
+		})
+	}
 }

@@ -51,11 +51,11 @@ type Config struct {
 	// assembles. A larger reply ends the call with an error that wraps
 	// [chat.ErrBadResponse] and names the limit. 0 means 32 MiB; a
 	// negative value, such as [toolcall.NoLimit], removes the limit. Each
-	// line of a stream is bounded to 16 MiB whatever this limit.
-	// JSON's values count too, as the memory decoding them takes: 256
-	// bytes for each element of an array and 32 for each member of an
-	// object, in a body and in each line of a stream, so that a reply of
-	// many tiny values is refused before it is decoded.
+	// line of a stream is bounded to eight times the limit, at least
+	// 1 MiB and at most 16 MiB.
+	// A body or stream line whose JSON values would take more than the
+	// limit, or 1 MiB if that is more, to decode (256 bytes an array
+	// element, 32 an object member) is refused before it is decoded.
 	MaxResponseBytes int
 	// KeepAlive is how long the server keeps the model loaded after a
 	// request: a duration such as "10m", or a number of seconds ("0"
@@ -214,6 +214,11 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	return m.ep.Stream(ctx, model, "application/x-ndjson", body, yield, read, nil)
 }
 
+// callCost is what a streamed call counts against the response limit
+// besides its bytes: about the memory it takes in the reply, so that a
+// stream of many empty calls is bounded like one long text.
+const callCost = 256
+
 // read reads the lines of a stream into the reply.
 func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool) (*chat.Response, error) {
 	lines := rep.Lines()
@@ -235,7 +240,7 @@ func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool)
 			}
 			size += int64(len(wr.Message.Content) + len(wr.Message.Thinking))
 			for _, c := range wr.Message.ToolCalls {
-				size += int64(len(c.Function.Arguments))
+				size += callCost + int64(len(c.ID)+len(c.Function.Name)+len(c.Function.Arguments))
 			}
 			if limit >= 0 && size > limit {
 				return nil, rep.TooLarge("streamed reply")

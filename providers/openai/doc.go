@@ -169,13 +169,16 @@
 // it assembles, since the framing of its events can be several times its
 // size: text, reasoning, and the calls' ids, names, arguments and
 // extra_content, the message's extra_content and thought_signature, and
-// 128 bytes for each call (about what it takes in memory), so that the
-// number of calls is bounded too. A larger reply ends the
+// 256 bytes for each call (about what it takes in memory), so that the
+// number of calls is bounded too. A body or line of many tiny JSON values
+// is refused before it is decoded (Config.MaxResponseBytes says how). A
+// larger reply ends the
 // call with an error wrapping [chat.ErrBadResponse] that names the limit,
 // and reading it took memory for about the limit, not for the whole
 // body. A negative Config.MaxResponseBytes, such as [toolcall.NoLimit],
 // removes the limit, as NoLimit does for the library's other limits. Each
-// line of a stream is bounded to 16 MiB in any case.
+// line of a stream is bounded to eight times the limit, at least 1 MiB
+// and at most 16 MiB.
 //
 // # Retries
 //

@@ -439,7 +439,7 @@ type assembler struct {
 // besides its bytes: about the memory it takes in the reply and its
 // index, so that a stream of many empty calls is bounded like one long
 // text.
-const callCost = 128
+const callCost = 256
 
 // addFragment merges a streamed fragment of a tool call, at position pos in
 // its chunk, into the call it continues, or starts a new call. Fragments

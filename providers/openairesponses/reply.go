@@ -158,9 +158,9 @@ func (p *pieces) String() string {
 }
 
 // entryCost is what each call and kept output item counts for the response
-// limit besides its bytes, so that a stream of many empty items is
-// bounded too.
-const entryCost = 64
+// limit besides its bytes: about the memory it takes in the reply and its
+// indexes, so that a stream of many empty items is bounded too.
+const entryCost = 256
 
 // An assembler collects one reply, from a response's output items or from
 // stream events.
@@ -260,7 +260,9 @@ func (a *assembler) keep(slot int, raw json.RawMessage, it *outputItem) {
 	default:
 		return
 	}
-	a.other += int64(len(raw))
+	// Its values count too: a message item with logprobs is decoded again
+	// when the reply is put together (keptItem).
+	a.other += int64(len(raw)) + httpline.ValueCost(raw)
 	message := it.Type == "message"
 	if slot >= 0 {
 		a.output[slot].item, a.output[slot].message = raw, message
