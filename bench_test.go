@@ -294,7 +294,7 @@ func benchmarkLoopWeather(b *testing.B) {
 // handwrittenLoop is the loop a user writes by hand: a history slice, a
 // name->func map, encoding/json in and out, no checks; the calls of a reply
 // one after another, or each in a goroutine of its own with a WaitGroup.
-func handwrittenLoop(b *testing.B, model chat.Model, def chat.ToolDefinition, parallel bool) {
+func handwrittenLoop(b *testing.B, model copyModel, def chat.ToolDefinition, parallel bool) {
 	ctx := context.Background()
 	funcs := map[string]func(context.Context, json.RawMessage) (string, error){
 		"weather": func(ctx context.Context, args json.RawMessage) (string, error) {
