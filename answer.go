@@ -128,7 +128,7 @@ func newAnswer(cfg *config, model chat.Model, v any, mode chat.OutputMode) (*ans
 		a.format = &chat.OutputFormat{Name: answer.FormatName, Schema: schema, Strict: cfg.strict}
 		return a, nil
 	}
-	tool, err := answerToolOf(rv.Type().Elem(), ts)
+	tool, err := answerToolOf(rv.Type().Elem(), ts, cfg.strict)
 	if err != nil {
 		return nil, fmt.Errorf("toolcall: Prompt.Answer: %w", err)
 	}
@@ -136,10 +136,15 @@ func newAnswer(cfg *config, model chat.Model, v any, mode chat.OutputMode) (*ans
 	return a, nil
 }
 
-// answerTools holds the answer tool of each answer type, built once: a
-// tool is not modified once built, so calls share it. isAnswer holds the
-// same tools, as keys.
-var answerTools, isAnswer sync.Map // reflect.Type -> Tool; Tool -> struct{}
+// answerTools holds the answer tool of each answer type and strictness,
+// built once: a tool is not modified once built, so calls share it.
+// isAnswer holds the same tools, as keys.
+var answerTools, isAnswer sync.Map // answerKey -> Tool; Tool -> struct{}
+
+type answerKey struct {
+	t      reflect.Type
+	strict bool
+}
 
 // isAnswerTool reports whether t is the answer tool of a typed answer.
 func isAnswerTool(t Tool) bool {
@@ -147,19 +152,30 @@ func isAnswerTool(t Tool) bool {
 	return ok
 }
 
-func answerToolOf(t reflect.Type, ts *argType) (Tool, error) {
-	if tool, ok := answerTools.Load(t); ok {
+// answerToolOf returns the answer tool of type t. Giving the answer runs
+// nothing, but the tool decodes the arguments into a fresh t, as the answer
+// will be: arguments that pass the schema and not the type (300 for an
+// int8) go back to the model with what was wrong, as bad arguments do.
+func answerToolOf(t reflect.Type, ts *argType, strict bool) (Tool, error) {
+	key := answerKey{t, strict}
+	if tool, ok := answerTools.Load(key); ok {
 		return tool.(Tool), nil
 	}
+	k := ts.Input.Variant(false, strict, false)
 	tool, err := NewTool(chat.ToolDefinition{
 		Name:        answerTool,
 		Description: answer.Description,
 		InputSchema: ts.Input.Schema,
-	}, func(context.Context, json.RawMessage) (string, error) { return answer.Received, nil })
+	}, func(_ context.Context, args json.RawMessage) (string, error) {
+		if err := checkArgs(k, ts.Input, answerTool, args, reflect.New(t).Interface()); err != nil {
+			return "", err
+		}
+		return answer.Received, nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	stored, _ := answerTools.LoadOrStore(t, tool)
+	stored, _ := answerTools.LoadOrStore(key, tool)
 	isAnswer.Store(stored, struct{}{})
 	return stored.(Tool), nil
 }

@@ -2,6 +2,8 @@ package toolcall_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -46,4 +48,33 @@ func TestAnswerOverAsModel(t *testing.T) {
 	_, err := outer.Prompt("order").Answer(&got).Call(context.Background())
 	require.Error(t, err)
 	require.Equal(t, 0, runs, "the inner client's tool ran %d times for one outer call (error: %v)", runs, err)
+}
+
+// sizedAnswer has fields whose Go types bound what the schema does not:
+// SchemaFor gives {"type":"integer"} for both, with no minimum/maximum.
+type sizedAnswer struct {
+	N int8 `json:"n"`
+	U uint `json:"u"`
+}
+
+// TestAnswerRefusedByItsType: in the tool mode, an answer that passes the
+// schema but not the type (300 for an int8) goes back to the model with
+// what was wrong, as in the native mode, and the AnswerError says it; the
+// model is never told that such an answer was received.
+func TestAnswerRefusedByItsType(t *testing.T) {
+	model := tt.NewModel(answer("a1", `{"n":300,"u":1}`), answer("a2", `{"n":300,"u":1}`), answer("a3", `{"n":300,"u":1}`))
+	var v sizedAnswer
+	resp, err := toolcall.NewClient(model).Prompt("x").Answer(&v).Call(context.Background())
+	var ae *toolcall.AnswerError
+	if !errors.As(err, &ae) {
+		t.Fatalf("error %v, want an AnswerError", err)
+	}
+	for _, m := range resp.History {
+		if m.Role == chat.RoleTool && m.Content == "answer received" {
+			t.Errorf("a refused answer's tool result is %q: the model is not told what was wrong", m.Content)
+		}
+	}
+	if strings.Contains(ae.Error(), "answer received") || !strings.Contains(ae.Error(), "-128") {
+		t.Errorf("AnswerError %q (violations %+v): want the decode's violation (n: must be between -128 and 127)", ae, ae.Violations)
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/answer"
 	"github.com/toolcall-go/toolcall/internal/check"
+	"github.com/toolcall-go/toolcall/internal/schema"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 )
@@ -27,8 +28,10 @@ const typeAnswer = "toolcall.AnswerError"
 // (Input.Output) into v, a non-nil pointer: the text of the final reply in
 // the native mode, the arguments of its final_answer call in the tool
 // mode. The workflow checked the answer against the schema the model was
-// sent; Answer decodes it as Prompt.Answer does (unknown fields refused,
-// a time.Duration written as "90s"), and writes v only when it decodes.
+// sent; Answer checks it again, against the schema of v's type (or its
+// strict variant), and decodes it as Prompt.Answer does (unknown fields
+// refused, a time.Duration written as "90s"): v is written only with an
+// answer that passed, even from a conversation that asked for none.
 //
 // A Response without a typed answer is an error: nil, one that ended with
 // tools returning directly or with calls none of which gave the answer,
@@ -59,10 +62,27 @@ func Answer(resp *toolcall.Response, v any) error {
 			return fmt.Errorf("temporaltoolcall: Answer: the response has no typed answer: its final reply calls tools, none of them %s with an answer that passed", answer.Tool)
 		}
 	}
-	fresh := reflect.New(rv.Type().Elem())
-	if vs := check.Decode(raw, fresh.Interface(), true); vs != nil {
-		return fmt.Errorf("temporaltoolcall: Answer: the response's final %s is not an answer of type %s (was Input.Output set?): %s",
-			given, rv.Type().Elem(), joined(violations(vs)))
+	t := rv.Type().Elem()
+	s, err := schema.Build(t)
+	if err != nil {
+		return fmt.Errorf("temporaltoolcall: Answer: the answer's type %s: %w", t, err)
+	}
+	in, err := check.NewInput(s.Plain, s.Tree, t, s.HasDuration)
+	if err != nil {
+		return fmt.Errorf("temporaltoolcall: Answer: the answer's type %s: %w", t, err)
+	}
+	// Checked again here, against the schema of v's type, as Prompt.Answer
+	// checks it: v never gets a value that broke it, whatever the
+	// conversation asked for. The strict variant is what a worker with
+	// toolcall.WithStrictTools sent.
+	fresh := reflect.New(t)
+	vs := in.Variant(false, false, false).Check(in, raw, fresh.Interface())
+	if vs != nil {
+		fresh = reflect.New(t)
+		if in.Variant(false, true, false).Check(in, raw, fresh.Interface()) != nil {
+			return fmt.Errorf("temporaltoolcall: Answer: the response's final %s is not an answer of type %s (was Input.Output set?): %s",
+				given, t, joined(violations(vs)))
+		}
 	}
 	rv.Elem().Set(fresh.Elem())
 	return nil
@@ -282,8 +302,35 @@ func (c *conversation) refuse(ae *toolcall.AnswerError) error {
 	r := refusal{Response: c.resp, Answer: ae}
 	if size, err := jsonSize(r); err != nil || size > c.maxPayload() {
 		r.Response = nil
+		// The error's message repeats the violations: the two share the
+		// limit.
+		r.Answer = fitted(ae, c.maxPayload()/2)
 	}
-	return temporal.NewNonRetryableApplicationError(ae.Error(), typeAnswer, nil, r)
+	return temporal.NewNonRetryableApplicationError(r.Answer.Error(), typeAnswer, nil, r)
+}
+
+// fitted returns ae, or a copy cut to encode in at most limit bytes: the
+// first violations, then the start of the raw answer, each halved until
+// it fits, so that the failure can be recorded.
+func fitted(ae *toolcall.AnswerError, limit int) *toolcall.AnswerError {
+	cut := *ae
+	for {
+		size, err := jsonSize(&cut)
+		switch {
+		case err == nil && size <= limit:
+			return &cut
+		case len(cut.Violations) > 1:
+			cut.Violations = cut.Violations[:len(cut.Violations)/2]
+		case len(cut.Raw) > 64:
+			cut.Raw = strings.ToValidUTF8(cut.Raw[:len(cut.Raw)/2], "") + " [cut]"
+		case len(cut.Violations) == 1 && len(cut.Violations[0].Path) > 64:
+			v := cut.Violations[0]
+			v.Path = v.Path[:len(v.Path)/2] + "..."
+			cut.Violations = []toolcall.Violation{v}
+		default:
+			return &cut
+		}
+	}
 }
 
 func violations(vs []check.Violation) []toolcall.Violation {

@@ -68,7 +68,14 @@
 // Input.MaxAnswerRepairs times within the iteration limit; then Result
 // returns a *toolcall.AnswerError with the last answer given. A
 // conversation that waits for decisions still ends with the typed answer.
-// The mode the worker chose, and its schema (strict with
+//
+// The workflow knows the schema, not the Go type: a value the schema
+// allows and the type cannot hold (300 for an int8, text that is not an
+// address for a netip.Addr) is not sent back for repair, as Prompt.Call
+// sends it; Answer, which checks the answer again against the schema of
+// v's type and decodes it, refuses it with an error. State such bounds in
+// the type's tags (minimum, maximum, format) to have the model repair
+// them. The mode the worker chose, and its schema (strict with
 // toolcall.WithStrictTools), are recorded in the history, so that a
 // replay on any worker asks as the first run did.
 //
