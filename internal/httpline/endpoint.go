@@ -377,11 +377,33 @@ func (r *Reply) ReadAll(ctx context.Context) ([]byte, error) {
 
 // Lines returns a reader of the body's lines, for a stream. A line longer
 // than [LineLimit], or whose JSON values would take more than [ValueLimit]
-// to decode, is an error.
+// to decode, is an error. A JSON reply (application/json), a server's
+// whole answer to a stream, is bounded as [Reply.ReadAll] bounds a body:
+// a line of it longer than the limit is a *[TooLargeError].
 func (r *Reply) Lines() *LineReader {
 	lr := NewLineReader(r.Body)
 	lr.limit, lr.maxLine = ValueLimit(r.e.Limit), LineLimit(r.e.Limit)
+	if r.isJSON() && r.e.Limit >= 0 && r.e.Limit < int64(lr.maxLine) {
+		lr.maxLine = int(r.e.Limit)
+		lr.tooLong = &TooLargeError{What: "response body", Limit: r.e.Limit}
+	}
 	return lr
+}
+
+// MaxMetadata bounds each string of a reply's metadata that a provider
+// keeps outside the limit's count: its model, finish reason, role. Real
+// ones are a few dozen bytes; a longer one makes the reply malformed
+// ([Reply.Metadata]) rather than be kept, a line long.
+const MaxMetadata = 1 << 10
+
+// Metadata returns a malformed response naming field when value, a
+// metadata string of the reply (its model, finish reason or role), is
+// longer than [MaxMetadata]; else nil.
+func (r *Reply) Metadata(field, value string) error {
+	if len(value) <= MaxMetadata {
+		return nil
+	}
+	return r.BadResponse(field + " is longer than " + limitSize(MaxMetadata))
 }
 
 // Error returns a *chat.ProviderError of this reply that wraps err (a

@@ -52,18 +52,30 @@
 // sends.
 //
 // Decoding JSON takes more memory than its text: a slice element for each
-// value of an array, a map entry for each member of an object. So a body,
-// and each line of a stream as it is read, is refused before it is
-// decoded when its values would take more than [ValueLimit] (the limit,
-// at least 1 MiB); a line is at most [LineLimit] long (eight times the
-// limit, at least 1 MiB, at most 16 MiB); an error body is read up to 64
-// KiB and not parsed when it is made of tiny values; and a provider counts
-// each call, block or item it keeps (about 256 bytes) besides its bytes.
+// value of an array, a map entry for each member of an object, three
+// bytes (U+FFFD) for each byte that is not UTF-8. So a body, and each
+// line of a stream as it is read, is refused before it is decoded when
+// its values would take more than [ValueLimit] (the limit, at least
+// 1 MiB); a line is at most [LineLimit] long (eight times the limit, at
+// least 1 MiB, at most 16 MiB), and a line of a JSON reply to a stream at
+// most the limit, as a body; an error body is read up to 64 KiB and not
+// parsed when it is made of tiny values; a provider counts each call,
+// block or item it keeps (about 256 bytes) besides its bytes, at their
+// decoded size where it keeps them decoded; and a reply's metadata, which
+// a provider keeps besides what it counts (its model, finish reason,
+// role), is at most [MaxMetadata] (1 KiB) long, else the reply is
+// malformed. A limit past [MaxResponseLimit] is taken as it.
+//
 // A reply of many tiny values, invalid UTF-8 or very long lines cannot
 // make reading it take many times the limit: measured with hostile
 // replies of every shape (providertest.CheckFloods), and with ordinary
 // ones filling the limit, reading a reply allocates at most about ten
-// times the larger of the limit and 1 MiB.
+// times the larger of the limit and 1 MiB, besides about twice the bytes
+// of a stream, whose lines are decoded one by one. What a reply keeps is
+// a small multiple of the limit: at most about seven times it, when
+// Anthropic's or Gemini's ProviderData writes the text again as JSON, in
+// which a control character takes six bytes (\u0001); writing that much
+// JSON allocates a few times it more.
 package httpline
 
 import (
@@ -87,10 +99,10 @@ const MaxLine = 16 << 20
 // limit limit: eight times it (JSON's escapes make a line up to six times
 // the text it carries), at least 1 MiB and at most [MaxLine].
 func LineLimit(limit int64) int {
-	if limit < 0 {
+	if limit < 0 || limit > MaxLine/8 { // 8*limit may overflow
 		return MaxLine
 	}
-	return int(min(MaxLine, max(minValueLimit, 8*limit)))
+	return int(max(minValueLimit, 8*limit))
 }
 
 // ErrTooLong is returned for a line longer than MaxLine.
@@ -104,6 +116,7 @@ type LineReader struct {
 	long    []byte
 	limit   int64 // what a line's JSON values may cost; negative: no bound
 	maxLine int
+	tooLong error // of a line longer than maxLine: ErrTooLong, or a *TooLargeError for a body
 }
 
 // NewLineReader returns a LineReader of body with bufio's default read
@@ -112,7 +125,7 @@ type LineReader struct {
 // buffer, which grows once and is kept. A 64 KiB buffer was most of the
 // bytes a short streamed round allocated.
 func NewLineReader(body io.Reader) *LineReader {
-	return &LineReader{br: bufio.NewReader(body), limit: -1, maxLine: MaxLine}
+	return &LineReader{br: bufio.NewReader(body), limit: -1, maxLine: MaxLine, tooLong: ErrTooLong}
 }
 
 // Next returns the next line, newline included; it is valid until the
@@ -120,12 +133,14 @@ func NewLineReader(body io.Reader) *LineReader {
 // io.EOF; after any other read error the partial line is dropped, so a cut
 // connection is not mistaken for a malformed line. A line longer than
 // the reader's bound ([MaxLine], or [LineLimit] for [Reply.Lines]) is
-// [ErrTooLong]; one whose JSON values cost more than the
-// reader's limit is a *[TooLargeError], returned as soon as the part read
-// does, so that neither is read whole.
+// [ErrTooLong]; one whose JSON values cost more than the reader's limit
+// (bytes that are not UTF-8 included, as [ValueCost] counts them) is a
+// *[ValuesError], returned as soon as the part read does, so that neither
+// is read whole.
 func (r *LineReader) Next() ([]byte, error) {
 	var cost costCounter
-	counted := 0 // how much of the line cost has counted
+	var badUTF8 int64      // what the line's bytes that are not UTF-8 cost
+	counted, valid := 0, 0 // how much of the line cost and badUTF8 have counted
 	tooLarge := func(line []byte) bool {
 		// A line too short to pass the limit, were every byte an element,
 		// is not counted: most lines of a stream.
@@ -134,12 +149,14 @@ func (r *LineReader) Next() ([]byte, error) {
 		}
 		cost.add(line[counted:])
 		counted = len(line)
-		return cost.cost > r.limit
+		c, n := notUTF8Cost(line[valid:])
+		badUTF8, valid = badUTF8+c, valid+n
+		return cost.cost+badUTF8 > r.limit
 	}
 	chunk, err := r.br.ReadSlice('\n')
 	switch {
 	case len(chunk) > r.maxLine:
-		return nil, ErrTooLong
+		return nil, r.tooLong
 	case tooLarge(chunk):
 		return nil, r.tooLarge()
 	case err == nil || err == io.EOF:
@@ -151,7 +168,7 @@ func (r *LineReader) Next() ([]byte, error) {
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		if len(line)+len(chunk) > r.maxLine {
-			return nil, ErrTooLong
+			return nil, r.tooLong
 		}
 		if len(line)+len(chunk) > cap(line) {
 			// Doubling: append grows a large slice by a quarter, and the

@@ -14,7 +14,9 @@ const DefaultMaxResponseBytes = 32 << 20
 
 // ResponseLimit returns the limit a Config.MaxResponseBytes of n stands
 // for: [DefaultMaxResponseBytes] for 0, and -1, no limit, for any negative
-// n (as toolcall.NoLimit removes the library's other limits).
+// n (as toolcall.NoLimit removes the library's other limits). A limit
+// past [MaxResponseLimit] is taken as it, so that no sum or multiple of
+// the limit overflows.
 func ResponseLimit(n int) int64 {
 	switch {
 	case n < 0:
@@ -22,8 +24,13 @@ func ResponseLimit(n int) int64 {
 	case n == 0:
 		return DefaultMaxResponseBytes
 	}
-	return int64(n)
+	return min(int64(n), MaxResponseLimit)
 }
+
+// MaxResponseLimit is the largest limit [ResponseLimit] returns: a
+// petabyte, more than any machine holds, and far enough from
+// math.MaxInt64 that the limit's sums and multiples cannot overflow.
+const MaxResponseLimit = 1 << 50
 
 // A TooLargeError reports a reply larger than the response limit.
 type TooLargeError struct {
@@ -61,10 +68,11 @@ func ReadBody(resp *http.Response, limit int64) ([]byte, error) {
 		return nil, tooLarge()
 	case resp.ContentLength >= 0:
 		// Room to see the end; without a limit, the length is trusted up
-		// to the default one.
-		size = min(resp.ContentLength+1, DefaultMaxResponseBytes)
-	case limit >= 0:
-		size = min(size, limit+1)
+		// to the default one (and ContentLength+1 may overflow).
+		size = min(resp.ContentLength, DefaultMaxResponseBytes) + 1
+	case limit >= 0 && limit < size:
+		// Not min(size, limit+1): limit+1 overflows for math.MaxInt64.
+		size = limit + 1
 	}
 	data := make([]byte, 0, size)
 	for {
@@ -152,6 +160,27 @@ func ValueCost(data []byte) int64 {
 		}
 	}
 	return cost
+}
+
+// notUTF8Cost is what data's bytes that are not UTF-8 cost, two each, as
+// [ValueCost] counts them, over text read in pieces: it returns the cost
+// and how much of data it read, all of it but a rune cut at its end,
+// which is read again with what follows.
+func notUTF8Cost(data []byte) (cost int64, n int) {
+	if utf8.Valid(data) {
+		return 0, len(data)
+	}
+	for n < len(data) {
+		if !utf8.FullRune(data[n:]) {
+			break
+		}
+		r, size := utf8.DecodeRune(data[n:])
+		if r == utf8.RuneError && size == 1 {
+			cost += 2
+		}
+		n += size
+	}
+	return cost, n
 }
 
 // decodeCost is what data costs beyond its bytes, as a [costCounter]

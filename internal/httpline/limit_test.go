@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"runtime"
 	"strings"
@@ -91,6 +92,90 @@ func TestLineLimit(t *testing.T) {
 	assert.Equal(t, 1<<20, LineLimit(1<<10), "at least 1 MiB")
 	assert.Equal(t, 8<<20, LineLimit(1<<20), "eight times the limit")
 	assert.Equal(t, MaxLine, LineLimit(32<<20), "at most MaxLine")
+	// Eight times these overflows.
+	assert.Equal(t, MaxLine, LineLimit(math.MaxInt64/8+1))
+	assert.Equal(t, MaxLine, LineLimit(math.MaxInt64))
+}
+
+// TestHugeLimits: a limit of math.MaxInt (MaxResponseBytes) is taken as
+// 1 PiB, and ReadBody reads a chunked body under math.MaxInt64, or one
+// whose Content-Length says math.MaxInt64 under no limit, without
+// overflowing the size of its first buffer (make panicked).
+func TestHugeLimits(t *testing.T) {
+	assert.Equal(t, int64(1<<50), ResponseLimit(math.MaxInt))
+	assert.Equal(t, int64(1<<50), ResponseLimit(1<<50))
+	assert.Equal(t, int64(32<<20), ResponseLimit(32<<20))
+	for _, tc := range []struct {
+		name   string
+		length int64
+		limit  int64
+	}{
+		{name: "chunked, limit math.MaxInt64", length: -1, limit: math.MaxInt64},
+		{name: "Content-Length math.MaxInt64, no limit", length: math.MaxInt64, limit: -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := &http.Response{ContentLength: tc.length, Body: io.NopCloser(strings.NewReader(`{"a":1}`))}
+			require.NotPanics(t, func() {
+				data, err := ReadBody(resp, tc.limit)
+				require.NoError(t, err)
+				assert.Equal(t, `{"a":1}`, string(data))
+			})
+		})
+	}
+}
+
+// TestLineReaderCountsBytesNotUTF8: a line's bytes that are not UTF-8,
+// which decode to the three of U+FFFD, count as ValueCost counts them: an
+// 8 MiB line of them under a 1 MiB limit is refused after about half a
+// MiB, where it was decoded into 24 MiB of text.
+func TestLineReaderCountsBytesNotUTF8(t *testing.T) {
+	line := `{"text":"` + strings.Repeat("\xff", 8<<20) + `"}` + "\n"
+	body := &countingReader{r: strings.NewReader(line)}
+	r := NewLineReader(body)
+	r.limit = 1 << 20
+	_, err := r.Next()
+	var ve *ValuesError
+	require.True(t, errors.As(err, &ve), "err = %v", err)
+	assert.Less(t, body.n, 1<<20, "bytes read before the line was refused")
+
+	// Text in UTF-8, its runes cut between reads, counts nothing.
+	text := `{"text":"` + strings.Repeat("é, 世界 ", 1<<17) + `"}` + "\n"
+	r = NewLineReader(strings.NewReader(text))
+	r.limit = 1 << 10
+	got, err := r.Next()
+	require.NoError(t, err)
+	assert.Equal(t, text, string(got))
+}
+
+// TestJSONReplyLinesBoundedAsBody: a JSON reply to a stream, read as its
+// lines, is bounded by the limit as a body is, not by the line bound
+// (eight times it).
+func TestJSONReplyLinesBoundedAsBody(t *testing.T) {
+	read := func(body string) error {
+		srv, _ := server(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, body)
+		})
+		e := endpoint(srv)
+		e.Limit = 64 << 10
+		_, err := e.Call(context.Background(), "m", "text/event-stream", []byte(`{}`), func(ctx context.Context, r *Reply) (*chat.Response, error) {
+			lines := r.Lines()
+			for {
+				_, err := lines.Next()
+				if err == io.EOF {
+					return nil, nil
+				}
+				if err != nil {
+					return nil, r.ReadError(ctx, "stream", err)
+				}
+			}
+		})
+		return err
+	}
+	err := read(`{"text":"` + strings.Repeat("x", 100<<10) + `"}`)
+	require.ErrorIs(t, err, chat.ErrBadResponse)
+	assert.Contains(t, err.Error(), "response body is larger than the 64 KiB limit (Config.MaxResponseBytes)")
+	require.NoError(t, read(`{"text":"`+strings.Repeat("x", 60<<10)+`"}`))
 }
 
 // TestLongLineGrowsByDoubling: the buffers a long line is put together in

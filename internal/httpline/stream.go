@@ -2,7 +2,7 @@ package httpline
 
 import (
 	"context"
-	"mime"
+	"strings"
 
 	"github.com/toolcall-go/toolcall/chat"
 )
@@ -36,10 +36,11 @@ func (e *Endpoint) Stream(ctx context.Context, model, accept string, body []byte
 }
 
 // isJSON reports whether the reply is one JSON body (application/json)
-// rather than a stream.
+// rather than a stream. A stream asks it twice, so it reads the media
+// type without mime.ParseMediaType, which allocates a map of parameters.
 func (r *Reply) isJSON() bool {
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	return mt == "application/json"
+	mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
 }
 
 // yieldWhole yields a reply received whole as a stream would have: its

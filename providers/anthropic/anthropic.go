@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -94,7 +95,9 @@ type Config struct {
 	// most 16 MiB.
 	// A body or stream line whose JSON values would take more than the
 	// limit, or 1 MiB if that is more, to decode (256 bytes an array
-	// element, 32 an object member) is refused before it is decoded.
+	// element, 32 an object member; a byte that is not UTF-8, the three it
+	// decodes to) is refused before it is decoded. A reply whose model or
+	// stop_reason is longer than 1 KiB is malformed.
 	MaxResponseBytes int
 }
 
@@ -247,6 +250,9 @@ func (m *Model) reply(ctx context.Context, r *httpline.Reply) (*chat.Response, e
 	// counts that against the limit too.
 	if limit := r.Limit(); limit >= 0 && int64(len(data))+int64(len(wr.Content))*blockCost > limit {
 		return nil, r.TooLarge(fmt.Sprintf("reply of %d content blocks", len(wr.Content)))
+	}
+	if err := cmp.Or(r.Metadata("model", wr.Model), r.Metadata("stop_reason", wr.StopReason)); err != nil {
+		return nil, err
 	}
 	a := assembler{model: wr.Model, stop: wr.StopReason, usage: wr.Usage}
 	for _, raw := range wr.Content {

@@ -18,10 +18,13 @@ import (
 // keeps, not only the deltas: a block that arrives whole in its
 // content_block_start (a call's input, redacted thinking, a block of a
 // type this package does not know), thinking and signatures, and the
-// number of blocks, each of which counts some bytes besides its own.
+// number of blocks, each of which counts some bytes besides its own. A
+// block's start counts its bytes that are not UTF-8 for the three each
+// decodes to: its thinking or call id is kept decoded.
 func TestStreamLimit(t *testing.T) {
 	t.Parallel()
-	big := strings.Repeat("x", 512<<10) // within a line's bound, past the limit
+	big := strings.Repeat("x", 512<<10)       // within a line's bound, past the limit
+	notUTF8 := strings.Repeat("\xff", 30<<10) // two are within 64 KiB as sent, past it decoded
 	many := func(n int, block string) []string {
 		events := []string{msgStart}
 		for i := range n {
@@ -53,6 +56,8 @@ func TestStreamLimit(t *testing.T) {
 			strings.Split(strings.Repeat(`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"abcdefgh"}};`, 200), ";")...)},
 		{name: "many empty text blocks", limit: 64 << 10, events: many(1000, `{"type":"text","text":""}`)},
 		{name: "many calls", limit: 64 << 10, events: many(1000, `{"type":"tool_use","id":"t","name":"f","input":{}}`)},
+		{name: "thinking not UTF-8 in its start", limit: 64 << 10, events: many(2, `{"type":"thinking","thinking":"`+notUTF8+`","signature":""}`)},
+		{name: "call ids not UTF-8", limit: 64 << 10, events: many(2, `{"type":"tool_use","id":"`+notUTF8+`","name":"f","input":{}}`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -124,6 +124,9 @@ func (s *streamState) event(ev *streamEvent, payload []byte) (bool, error) {
 	switch ev.Type {
 	case "message_start":
 		if ev.Message != nil {
+			if err := s.r.Metadata("model", ev.Message.Model); err != nil {
+				return false, err
+			}
 			a.model = ev.Message.Model
 			a.usage.update(&ev.Message.Usage)
 		}
@@ -134,6 +137,9 @@ func (s *streamState) event(ev *streamEvent, payload []byte) (bool, error) {
 	case "content_block_stop":
 		return false, s.stopBlock(ev)
 	case "message_delta":
+		if err := s.r.Metadata("stop_reason", ev.Delta.StopReason); err != nil {
+			return false, err
+		}
 		if ev.Delta.StopReason != "" {
 			a.stop, s.stop = ev.Delta.StopReason, true
 		}
@@ -166,8 +172,9 @@ func (s *streamState) start(ev *streamEvent) error {
 	}
 	// The block is counted whole, before anything of it is kept: a tool's
 	// input, a redacted block's data or an unknown block may come whole
-	// here, with no delta after.
-	if err := s.grow(len(ev.ContentBlock) + blockCost); err != nil {
+	// here, with no delta after. Its values count too: what is kept of it
+	// is decoded, three bytes for each byte that is not UTF-8.
+	if err := s.grow(len(ev.ContentBlock) + int(httpline.ValueCost(ev.ContentBlock)) + blockCost); err != nil {
 		return err
 	}
 	b := &replyBlock{}

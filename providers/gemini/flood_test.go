@@ -1,7 +1,11 @@
 package gemini_test
 
 import (
+	"context"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/providertest"
@@ -32,4 +36,19 @@ func TestFloodsBounded(t *testing.T) {
 		{Name: "stream candidates", Body: sse(candidates), Stream: true, ContentType: "text/event-stream"},
 		{Name: "stream args", Body: sse(call), Stream: true, ContentType: "text/event-stream", Members: true},
 	})
+}
+
+// TestStreamedCallsCountDecodedIDs: a streamed call counts its id and name
+// as kept decoded, besides its part: bytes that are not UTF-8 decode to
+// three each, so two calls within the limit as sent are past it decoded.
+func TestStreamedCallsCountDecodedIDs(t *testing.T) {
+	t.Parallel()
+	id := strings.Repeat("\xff", 20<<10)
+	callChunk := `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"` + id + `","name":"f","args":{}}}]},"index":0}]}`
+	body := sse(callChunk, callChunk, textChunk("", "STOP"))
+	srv, _ := serve(t, reply(body))
+	_, err := newModel(srv, gemini.Config{MaxResponseBytes: 64 << 10}).Stream(context.Background(),
+		&chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}, nil)
+	pe := checkProviderError(t, err, chat.ErrBadResponse, 200, testModel)
+	assert.Equal(t, "streamed reply is larger than the 64 KiB limit (Config.MaxResponseBytes)", pe.Message)
 }

@@ -65,7 +65,9 @@ type Config struct {
 	// to eight times the limit, at least 1 MiB and at most 16 MiB.
 	// A body or stream line whose JSON values would take more than the
 	// limit, or 1 MiB if that is more, to decode (256 bytes an array
-	// element, 32 an object member) is refused before it is decoded.
+	// element, 32 an object member; a byte that is not UTF-8, the three it
+	// decodes to) is refused before it is decoded. A reply whose
+	// modelVersion or finishReason is longer than 1 KiB is malformed.
 	MaxResponseBytes int
 }
 
@@ -220,6 +222,9 @@ func (m *Model) reply(ctx context.Context, r *httpline.Reply) (*chat.Response, e
 	}
 	if wr.hasError() {
 		return nil, inBandError(r, data)
+	}
+	if err := metadata(r, &wr); err != nil {
+		return nil, err
 	}
 	var a assembler
 	if err := a.add(&wr, false); err != nil {

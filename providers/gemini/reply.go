@@ -192,7 +192,9 @@ func (a *assembler) part(pj *partJSON) error {
 		p.kind = "call"
 		id, args := a.ids.Next(fc.ID), arguments(fc.Args)
 		a.calls = append(a.calls, chat.ToolCall{ID: id, Name: fc.Name, Arguments: args})
-		if err := a.count(len(p.raw) + partCost); err != nil {
+		// Its id and name are kept decoded besides the part: three bytes
+		// for each byte that is not UTF-8.
+		if err := a.count(len(p.raw) + len(fc.ID) + len(fc.Name) + partCost); err != nil {
 			return err
 		}
 		if a.yield != nil && !a.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: len(a.calls) - 1, ID: id, Name: fc.Name, Arguments: string(args)}}) {
@@ -243,6 +245,21 @@ func (a *assembler) streamText(p *replyPart, t string) error {
 	last.text = httpline.AppendText(last.text, t, a.limit)
 	if p.kind == "text" && a.yield != nil && !a.yield(chat.Delta{Content: t}) {
 		return chat.ErrStreamStopped
+	}
+	return nil
+}
+
+// metadata returns an error when the reply's or chunk's modelVersion or a
+// finishReason is longer than a reply's metadata may be
+// (httpline.MaxMetadata).
+func metadata(r *httpline.Reply, g *generateResponse) error {
+	if err := r.Metadata("modelVersion", g.ModelVersion); err != nil {
+		return err
+	}
+	for i := range g.Candidates {
+		if err := r.Metadata("finishReason", g.Candidates[i].FinishReason); err != nil {
+			return err
+		}
 	}
 	return nil
 }

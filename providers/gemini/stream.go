@@ -63,6 +63,9 @@ func read(ctx context.Context, r *httpline.Reply, yield func(chat.Delta) bool) (
 			if chunk.hasError() {
 				return nil, inBandError(r, payload)
 			}
+			if err := metadata(r, &chunk); err != nil {
+				return nil, err
+			}
 			if err := a.add(&chunk, true); err != nil {
 				if pe, ok := err.(*chat.ProviderError); ok {
 					return nil, pe

@@ -120,7 +120,8 @@
 // whole body. A negative Config.MaxResponseBytes, such as
 // [toolcall.NoLimit], removes the limit, as NoLimit does for the
 // library's other limits. Each line of a stream is bounded to eight times
-// the limit, at least 1 MiB and at most 16 MiB.
+// the limit, at least 1 MiB and at most 16 MiB; a whole JSON body sent in
+// answer to a stream, to the limit, as any body.
 //
 // # Retries
 //

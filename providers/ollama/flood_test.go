@@ -62,3 +62,25 @@ func TestStreamCallsCount(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONReplyToStreamBoundedAsBody: a whole JSON reply answering a
+// stream is bounded by the limit as Chat bounds a body, not by the line
+// bound (eight times the limit); within it, it is read.
+func TestJSONReplyToStreamBoundedAsBody(t *testing.T) {
+	t.Parallel()
+	body := func(n int) string {
+		return `{"model":"m","message":{"role":"assistant","content":"` + strings.Repeat("x", n) + `"},"done":true,"done_reason":"stop"}`
+	}
+	model := func(body string) *ollama.Model {
+		return ollama.New(ollama.Config{BaseURL: "http://ollama.invalid", Model: "m", MaxResponseBytes: 64 << 10,
+			HTTPClient: providertest.ReplyingClient("application/json", []byte(body))})
+	}
+	req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
+	_, err := model(body(100<<10)).Stream(context.Background(), req, nil)
+	pe := checkProviderError(t, err, chat.ErrBadResponse, 200, "m")
+	assert.Equal(t, "response body is larger than the 64 KiB limit (Config.MaxResponseBytes)", pe.Message)
+
+	resp, err := model(body(60<<10)).Stream(context.Background(), req, nil)
+	require.NoError(t, err)
+	assert.Len(t, resp.Message.Content, 60<<10)
+}

@@ -2,6 +2,7 @@ package ollama
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -55,7 +56,9 @@ type Config struct {
 	// 1 MiB and at most 16 MiB.
 	// A body or stream line whose JSON values would take more than the
 	// limit, or 1 MiB if that is more, to decode (256 bytes an array
-	// element, 32 an object member) is refused before it is decoded.
+	// element, 32 an object member; a byte that is not UTF-8, the three it
+	// decodes to) is refused before it is decoded. A reply whose model, role
+	// or done_reason is longer than 1 KiB is malformed.
 	MaxResponseBytes int
 	// KeepAlive is how long the server keeps the model loaded after a
 	// request: a duration such as "10m", or a number of seconds ("0"
@@ -193,6 +196,9 @@ func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 	if !wr.Done {
 		return nil, rep.BadResponse(`response has no "done": true`)
 	}
+	if err := metadata(rep, &wr); err != nil {
+		return nil, err
+	}
 	var a assembler
 	a.addMessage(&wr.Message)
 	return a.response(&wr), nil
@@ -238,6 +244,9 @@ func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool)
 			if wr.Error != "" {
 				return nil, inBandError(rep, wr.Error)
 			}
+			if err := metadata(rep, &wr); err != nil {
+				return nil, err
+			}
 			size += int64(len(wr.Message.Content) + len(wr.Message.Thinking))
 			for _, c := range wr.Message.ToolCalls {
 				size += callCost + int64(len(c.ID)+len(c.Function.Name)+len(c.Function.Arguments))
@@ -269,4 +278,12 @@ func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool)
 			return nil, rep.BadResponse(`stream ended without a "done": true line`)
 		}
 	}
+}
+
+// metadata returns an error when the reply's or line's model, role or
+// done_reason is longer than a reply's metadata may be
+// (httpline.MaxMetadata).
+func metadata(rep *httpline.Reply, wr *chatResponse) error {
+	return cmp.Or(rep.Metadata("model", wr.Model), rep.Metadata("role", wr.Message.Role),
+		rep.Metadata("done_reason", wr.DoneReason))
 }

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -67,7 +68,9 @@ type Config struct {
 	// 1 MiB and at most 16 MiB.
 	// A body or stream line whose JSON values would take more than the
 	// limit, or 1 MiB if that is more, to decode (256 bytes an array
-	// element, 32 an object member) is refused before it is decoded.
+	// element, 32 an object member; a byte that is not UTF-8, the three it
+	// decodes to) is refused before it is decoded. A reply whose model or
+	// finish_reason is longer than 1 KiB is malformed.
 	MaxResponseBytes int
 }
 
@@ -217,6 +220,9 @@ func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 		return nil, rep.BadResponse("response has no choices")
 	}
 	c := &wr.Choices[0]
+	if err := cmp.Or(rep.Metadata("model", wr.Model), rep.Metadata("finish_reason", c.FinishReason)); err != nil {
+		return nil, err
+	}
 	// Each call costs what it costs in a stream: a reply of many tiny
 	// calls is bounded by their number, not only by its bytes.
 	if limit := rep.Limit(); limit >= 0 && int64(len(c.Message.ToolCalls))*callCost > limit {

@@ -71,6 +71,9 @@ func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool)
 			if hasError(chunk.Error) && len(chunk.Choices) == 0 {
 				return nil, inBandError(rep, chunk.Error)
 			}
+			if err := chunkMetadata(rep, &chunk); err != nil {
+				return nil, err
+			}
 			if !a.addChunk(&chunk, yield) {
 				if a.tooLarge() {
 					return nil, rep.TooLarge("streamed reply")
@@ -87,6 +90,20 @@ func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool)
 			return nil, rep.BadResponse("stream ended before the reply was complete (no finish_reason, no [DONE])")
 		}
 	}
+}
+
+// chunkMetadata returns an error when the chunk's model or a finish_reason
+// is longer than a reply's metadata may be (httpline.MaxMetadata).
+func chunkMetadata(rep *httpline.Reply, chunk *chatChunk) error {
+	if err := rep.Metadata("model", chunk.Model); err != nil {
+		return err
+	}
+	for i := range chunk.Choices {
+		if err := rep.Metadata("finish_reason", chunk.Choices[i].FinishReason); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // addChunk adds a streamed chunk to the reply and yields what it brings. It

@@ -3,7 +3,10 @@ package openai_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"math"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -13,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openai"
 )
 
@@ -66,4 +70,43 @@ func TestStreamLimitBoundsAll(t *testing.T) {
 			assert.Len(t, resp.Message.ToolCalls, tc.calls)
 		})
 	}
+}
+
+// TestJSONReplyToStreamBoundedAsBody: a whole JSON reply answering a
+// stream is bounded by the limit as Chat bounds a body, not by the line
+// bound (eight times the limit); within it, it is read.
+func TestJSONReplyToStreamBoundedAsBody(t *testing.T) {
+	t.Parallel()
+	body := func(n int) string {
+		return `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"` + strings.Repeat("x", n) + `"},"finish_reason":"stop"}]}`
+	}
+	model := func(body string) *openai.Model {
+		return openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", APIKey: testKey, Model: "m", MaxResponseBytes: 64 << 10,
+			HTTPClient: providertest.ReplyingClient("application/json", []byte(body))})
+	}
+	_, err := model(body(100<<10)).Stream(context.Background(), fuzzRequest, nil)
+	pe := checkProviderError(t, err, chat.ErrBadResponse, 200, "m")
+	assert.Equal(t, "response body is larger than the 64 KiB limit (Config.MaxResponseBytes)", pe.Message)
+
+	resp, err := model(body(60<<10)).Stream(context.Background(), fuzzRequest, nil)
+	require.NoError(t, err)
+	assert.Len(t, resp.Message.Content, 60<<10)
+}
+
+// TestHugeLimit: MaxResponseBytes math.MaxInt reads a chunked reply (no
+// Content-Length), where the first buffer's size overflowed and panicked.
+func TestHugeLimit(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.(http.Flusher).Flush() // chunked
+		_, _ = io.WriteString(w, `{"model":"m","choices":[{"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	m := newModel(srv, openai.Config{MaxResponseBytes: math.MaxInt})
+	var resp *chat.Response
+	var err error
+	require.NotPanics(t, func() { resp, err = m.Chat(context.Background(), fuzzRequest) })
+	require.NoError(t, err)
+	assert.Equal(t, "hi", resp.Message.Content)
 }

@@ -136,26 +136,16 @@ func reasoningText(it *outputItem) string {
 	return s.String()
 }
 
-// pieces is text kept as the pieces it came in and joined once at the
-// end: a builder grown delta by delta allocates several times the text.
-type pieces struct {
-	parts []string
-	n     int // bytes
+// textBuf is a reply's text, put together in one buffer that
+// httpline.AppendText grows within limit, the response limit. Kept as the
+// pieces it came in, a stream of one-byte deltas held a string and its
+// header for each, seventeen times the bytes counted.
+type textBuf struct {
+	b     []byte
+	limit int64
 }
 
-func (p *pieces) add(s string) {
-	if s != "" {
-		p.parts = append(p.parts, s)
-		p.n += len(s)
-	}
-}
-
-func (p *pieces) String() string {
-	if len(p.parts) == 1 {
-		return p.parts[0]
-	}
-	return strings.Join(p.parts, "")
-}
+func (t *textBuf) add(s string) { t.b = httpline.AppendText(t.b, s, t.limit) }
 
 // entryCost is what each call and kept output item counts for the response
 // limit besides its bytes: about the memory it takes in the reply and its
@@ -166,7 +156,7 @@ const entryCost = 256
 // stream events.
 type assembler struct {
 	model     string
-	content   pieces
+	content   textBuf
 	reasoning strings.Builder
 	calls     []pendingCall
 	// output are the reply's output items to send back, in order; a
@@ -184,7 +174,7 @@ type assembler struct {
 // size is the number of bytes assembled: text, reasoning, calls and kept
 // items.
 func (a *assembler) size() int64 {
-	return int64(a.content.n+a.reasoning.Len()) + a.other
+	return int64(len(a.content.b)+a.reasoning.Len()) + a.other
 }
 
 type pendingCall struct {
@@ -293,6 +283,9 @@ func (a *assembler) outputEntries(calls []chat.ToolCall) []outputEntry {
 // response builds the reply from the assembled items and the final
 // response object: its status says whether the reply is whole.
 func (a *assembler) response(r *response, rep *httpline.Reply) (*chat.Response, error) {
+	if err := rep.Metadata("model", r.Model); err != nil {
+		return nil, err
+	}
 	if r.Model != "" {
 		a.model = r.Model
 	}
@@ -300,7 +293,7 @@ func (a *assembler) response(r *response, rep *httpline.Reply) (*chat.Response, 
 		a.usage = r.Usage.chatUsage()
 	}
 	out := &chat.Response{
-		Message: chat.Message{Role: chat.RoleAssistant, Content: a.content.String(), Reasoning: a.reasoning.String()},
+		Message: chat.Message{Role: chat.RoleAssistant, Content: string(a.content.b), Reasoning: a.reasoning.String()},
 		Model:   a.model,
 		Usage:   a.usage,
 	}

@@ -68,7 +68,9 @@ type Config struct {
 	// limit, at least 1 MiB and at most 16 MiB.
 	// A body or stream line whose JSON values would take more than the
 	// limit, or 1 MiB if that is more, to decode (256 bytes an array
-	// element, 32 an object member) is refused before it is decoded.
+	// element, 32 an object member; a byte that is not UTF-8, the three it
+	// decodes to) is refused before it is decoded. A reply whose model is
+	// longer than 1 KiB is malformed.
 	MaxResponseBytes int
 }
 
@@ -184,7 +186,7 @@ func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 			return nil, rep.BadResponse("response has no output and no status")
 		}
 	}
-	var a assembler
+	a := assembler{content: textBuf{limit: rep.Limit()}}
 	for i, raw := range wr.Output {
 		if err := a.addItem(raw); err != nil {
 			return nil, rep.BadResponse(wire.DecodeProblem(fmt.Sprintf("output item %d", i), apiName, err))

@@ -40,7 +40,7 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 
 // read reads the events of a stream into the reply.
 func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool) (*chat.Response, error) {
-	s := streamReader{rep: rep, yield: yield}
+	s := streamReader{rep: rep, yield: yield, a: assembler{content: textBuf{limit: rep.Limit()}}}
 	return s.read(ctx, rep.Lines())
 }
 
@@ -159,6 +159,11 @@ func (s *streamReader) event(payload []byte, name string, atEOF bool) (*chat.Res
 		}
 		return nil, false, inBandError(s.rep, e.code(), e.Message)
 	case "response.created", "response.in_progress":
+		if ev.Response != nil {
+			if err := s.rep.Metadata("model", ev.Response.Model); err != nil {
+				return nil, false, err
+			}
+		}
 		if ev.Response != nil && ev.Response.Model != "" {
 			s.a.model = ev.Response.Model
 		}
@@ -331,7 +336,9 @@ func (s *streamReader) complete(i int, id, name string, args []byte) bool {
 			d.Arguments = string(args[len(c.args):])
 		}
 		s.a.other += int64(len(args) - len(c.args))
-		c.args = append(c.args[:0], args...)
+		// args itself, not copied into c.args: the buffer the deltas grew
+		// may be far longer than args, which is all that counts.
+		c.args = args
 		c.done = true
 	}
 	return (d.ID == "" && d.Name == "" && d.Arguments == "") || s.yield(chat.Delta{ToolCall: &d})
@@ -367,7 +374,7 @@ func (s *streamReader) finish(r *response) bool {
 	if len(r.Output) == 0 {
 		return true
 	}
-	if len(a.calls) > 0 || a.content.n > 0 || a.reasoning.Len() > 0 || len(a.output) > 0 {
+	if len(a.calls) > 0 || len(a.content.b) > 0 || a.reasoning.Len() > 0 || len(a.output) > 0 {
 		if a.reasoning.Len() == 0 && !a.reasoningKept {
 			a.output = a.output[:0]
 			calls := 0
@@ -396,11 +403,11 @@ func (s *streamReader) finish(r *response) bool {
 	}
 	for _, raw := range r.Output {
 		n := len(a.calls)
-		before := len(a.content.parts)
+		before := len(a.content.b)
 		if a.addItem(raw) != nil {
 			continue
 		}
-		if len(a.content.parts) > before && !s.yield(chat.Delta{Content: a.content.parts[before]}) {
+		if len(a.content.b) > before && !s.yield(chat.Delta{Content: string(a.content.b[before:])}) {
 			return false
 		}
 		for i := n; i < len(a.calls); i++ {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -96,4 +97,72 @@ func TestStreamLimit(t *testing.T) {
 			require.NoError(t, err, "under the default limit")
 		})
 	}
+}
+
+// TestShorterDoneArgumentsKeepNoMore: arguments a done event makes
+// shorter than the deltas brought keep no more memory than they count:
+// the call's Arguments do not share the buffer the deltas grew (each call
+// kept 1 MiB while counting 2 bytes).
+func TestShorterDoneArgumentsKeepNoMore(t *testing.T) {
+	t.Parallel()
+	piece := strings.Repeat("a", 4<<10)
+	for name, done := range map[string]string{
+		"function_call_arguments.done": `{"type":"response.function_call_arguments.done","item_id":"fc_1","output_index":0,"arguments":"{}"}`,
+		"output_item.done":             `{"type":"response.output_item.done","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"f","arguments":"{}"}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			events := []string{`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"f","arguments":""}}`}
+			for range 16 { // 64 KiB of arguments
+				events = append(events, `{"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":0,"delta":"`+piece+`"}`)
+			}
+			events = append(events, done, `{"type":"response.completed","response":{"id":"r","status":"completed","model":"m","output":[]}}`)
+			srv, _ := serve(t, func(w http.ResponseWriter, _ int) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				_, _ = io.WriteString(w, sse(events...))
+			})
+			resp, err := newModel(srv, openairesponses.Config{}).Stream(context.Background(),
+				&chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}, nil)
+			require.NoError(t, err)
+			require.Len(t, resp.Message.ToolCalls, 1)
+			args := resp.Message.ToolCalls[0].Arguments
+			assert.Equal(t, "{}", string(args))
+			assert.Less(t, cap(args), 64, "the arguments' buffer")
+		})
+	}
+}
+
+// TestTinyDeltasKeepTheirBytes: text that comes in many one-byte deltas
+// is held in one buffer within the limit, not as a string and its header
+// for each delta (seventeen times the bytes counted) until the end.
+// Not parallel: it measures the live heap.
+func TestTinyDeltasKeepTheirBytes(t *testing.T) {
+	const limit = 256 << 10
+	const n = limit - 4<<10
+	var b strings.Builder
+	b.WriteString(sse(`{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","role":"assistant","content":[]}}`))
+	b.WriteString(strings.Repeat(sse(`{"type":"response.output_text.delta","item_id":"m","output_index":0,"delta":"a"}`), n))
+	b.WriteString(sse(`{"type":"response.completed","response":{"id":"r","status":"completed","model":"m","output":[]}}`))
+	body := b.String()
+	srv, _ := serve(t, func(w http.ResponseWriter, _ int) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, body)
+	})
+	m := newModel(srv, openairesponses.Config{MaxResponseBytes: limit})
+	var before, now runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	k := 0
+	resp, err := m.Stream(context.Background(), &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}, func(chat.Delta) bool {
+		if k++; k == n { // the last delta: all the text is held, not yet returned
+			runtime.GC()
+			runtime.ReadMemStats(&now)
+		}
+		return true
+	})
+	require.NoError(t, err)
+	assert.Len(t, resp.Message.Content, n)
+	live := int64(now.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d one-byte deltas under a %d KiB limit: %d KiB live", n, limit>>10, live>>10)
+	assert.Less(t, live, int64(4*limit))
 }
