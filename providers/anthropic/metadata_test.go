@@ -1,14 +1,11 @@
 package anthropic_test
 
 import (
-	"context"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/anthropic"
@@ -30,40 +27,15 @@ func TestLongMetadataRefused(t *testing.T) {
 			`{"type":"message_delta","delta":{"stop_reason":"`+stop+`"},"usage":{"output_tokens":1}}`,
 			`{"type":"message_stop"}`)
 	}
-	for _, tc := range []struct {
-		name, body, wantErr string // wantErr empty: read
-		stream              bool
-	}{
-		{name: "model", body: body(long, "end_turn"), wantErr: "model is longer than 1 KiB"},
-		{name: "stop_reason", body: body("m", long), wantErr: "stop_reason is longer than 1 KiB"},
-		{name: "1 KiB", body: body(most, most)},
-		{name: "stream model", body: stream(long, "end_turn"), stream: true, wantErr: "model is longer than 1 KiB"},
-		{name: "stream stop_reason", body: stream("m", long), stream: true, wantErr: "stop_reason is longer than 1 KiB"},
-		{name: "stream 1 KiB", body: stream(most, most), stream: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			ctype := "application/json"
-			if tc.stream {
-				ctype = "text/event-stream"
-			}
-			m := anthropic.New(anthropic.Config{BaseURL: "http://anthropic.invalid", APIKey: testKey, Model: "m",
-				HTTPClient: providertest.ReplyingClient(ctype, []byte(tc.body))})
-			req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
-			var resp *chat.Response
-			var err error
-			if tc.stream {
-				resp, err = m.Stream(context.Background(), req, nil)
-			} else {
-				resp, err = m.Chat(context.Background(), req)
-			}
-			if tc.wantErr == "" {
-				require.NoError(t, err)
-				assert.Equal(t, most, resp.Model)
-				return
-			}
-			pe := checkProviderError(t, err, chat.ErrBadResponse, 200, "m")
-			assert.Equal(t, tc.wantErr, pe.Message)
-		})
-	}
+	providertest.CheckMetadata(t, "text/event-stream", func(c *http.Client) chat.StreamingModel {
+		return anthropic.New(anthropic.Config{BaseURL: "http://anthropic.invalid", APIKey: testKey, Model: "m",
+			HTTPClient: c})
+	}, []providertest.MetadataCase{
+		{Name: "model", Body: body(long, "end_turn"), WantErr: "model is longer than 1 KiB"},
+		{Name: "stop_reason", Body: body("m", long), WantErr: "stop_reason is longer than 1 KiB"},
+		{Name: "1 KiB", Body: body(most, most), Model: most},
+		{Name: "stream model", Body: stream(long, "end_turn"), Stream: true, WantErr: "model is longer than 1 KiB"},
+		{Name: "stream stop_reason", Body: stream("m", long), Stream: true, WantErr: "stop_reason is longer than 1 KiB"},
+		{Name: "stream 1 KiB", Body: stream(most, most), Stream: true, Model: most},
+	})
 }

@@ -1,14 +1,11 @@
 package gemini_test
 
 import (
-	"context"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/gemini"
@@ -24,40 +21,15 @@ func TestLongMetadataRefused(t *testing.T) {
 	body := func(model, finish string) string {
 		return `{"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"finishReason":"` + finish + `","index":0}],"modelVersion":"` + model + `"}`
 	}
-	for _, tc := range []struct {
-		name, body, wantErr string // wantErr empty: read
-		stream              bool
-	}{
-		{name: "modelVersion", body: body(long, "STOP"), wantErr: "modelVersion is longer than 1 KiB"},
-		{name: "finishReason", body: body("m", long), wantErr: "finishReason is longer than 1 KiB"},
-		{name: "1 KiB", body: body(most, most)},
-		{name: "stream modelVersion", body: sse(body(long, "STOP")), stream: true, wantErr: "modelVersion is longer than 1 KiB"},
-		{name: "stream finishReason", body: sse(body("m", long)), stream: true, wantErr: "finishReason is longer than 1 KiB"},
-		{name: "stream 1 KiB", body: sse(body(most, most)), stream: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			ctype := "application/json"
-			if tc.stream {
-				ctype = "text/event-stream"
-			}
-			m := gemini.New(gemini.Config{BaseURL: "http://gemini.invalid", APIKey: testKey, Model: "gemini-test",
-				HTTPClient: providertest.ReplyingClient(ctype, []byte(tc.body))})
-			req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
-			var resp *chat.Response
-			var err error
-			if tc.stream {
-				resp, err = m.Stream(context.Background(), req, nil)
-			} else {
-				resp, err = m.Chat(context.Background(), req)
-			}
-			if tc.wantErr == "" {
-				require.NoError(t, err)
-				assert.Equal(t, most, resp.Model)
-				return
-			}
-			pe := checkProviderError(t, err, chat.ErrBadResponse, 200, "gemini-test")
-			assert.Equal(t, tc.wantErr, pe.Message)
-		})
-	}
+	providertest.CheckMetadata(t, "text/event-stream", func(c *http.Client) chat.StreamingModel {
+		return gemini.New(gemini.Config{BaseURL: "http://gemini.invalid", APIKey: testKey, Model: "gemini-test",
+			HTTPClient: c})
+	}, []providertest.MetadataCase{
+		{Name: "modelVersion", Body: body(long, "STOP"), WantErr: "modelVersion is longer than 1 KiB"},
+		{Name: "finishReason", Body: body("m", long), WantErr: "finishReason is longer than 1 KiB"},
+		{Name: "1 KiB", Body: body(most, most), Model: most},
+		{Name: "stream modelVersion", Body: sse(body(long, "STOP")), Stream: true, WantErr: "modelVersion is longer than 1 KiB"},
+		{Name: "stream finishReason", Body: sse(body("m", long)), Stream: true, WantErr: "finishReason is longer than 1 KiB"},
+		{Name: "stream 1 KiB", Body: sse(body(most, most)), Stream: true, Model: most},
+	})
 }

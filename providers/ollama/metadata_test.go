@@ -1,14 +1,11 @@
 package ollama_test
 
 import (
-	"context"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/ollama"
@@ -24,42 +21,17 @@ func TestLongMetadataRefused(t *testing.T) {
 	body := func(model, role, reason string) string {
 		return `{"model":"` + model + `","message":{"role":"` + role + `","content":"hi"},"done":true,"done_reason":"` + reason + `"}`
 	}
-	for _, tc := range []struct {
-		name, body, wantErr string // wantErr empty: read
-		stream              bool
-	}{
-		{name: "model", body: body(long, "assistant", "stop"), wantErr: "model is longer than 1 KiB"},
-		{name: "role", body: body("m", long, "stop"), wantErr: "role is longer than 1 KiB"},
-		{name: "done_reason", body: body("m", "assistant", long), wantErr: "done_reason is longer than 1 KiB"},
-		{name: "1 KiB", body: body(most, most, most)},
-		{name: "stream model", body: body(long, "assistant", "stop") + "\n", stream: true, wantErr: "model is longer than 1 KiB"},
-		{name: "stream role", body: body("m", long, "stop") + "\n", stream: true, wantErr: "role is longer than 1 KiB"},
-		{name: "stream done_reason", body: body("m", "assistant", long) + "\n", stream: true, wantErr: "done_reason is longer than 1 KiB"},
-		{name: "stream 1 KiB", body: body(most, most, most) + "\n", stream: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			ctype := "application/json"
-			if tc.stream {
-				ctype = "application/x-ndjson"
-			}
-			m := ollama.New(ollama.Config{BaseURL: "http://ollama.invalid", Model: "m",
-				HTTPClient: providertest.ReplyingClient(ctype, []byte(tc.body))})
-			req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
-			var resp *chat.Response
-			var err error
-			if tc.stream {
-				resp, err = m.Stream(context.Background(), req, nil)
-			} else {
-				resp, err = m.Chat(context.Background(), req)
-			}
-			if tc.wantErr == "" {
-				require.NoError(t, err)
-				assert.Equal(t, most, resp.Model)
-				return
-			}
-			pe := checkProviderError(t, err, chat.ErrBadResponse, 200, "m")
-			assert.Equal(t, tc.wantErr, pe.Message)
-		})
-	}
+	providertest.CheckMetadata(t, "application/x-ndjson", func(c *http.Client) chat.StreamingModel {
+		return ollama.New(ollama.Config{BaseURL: "http://ollama.invalid", Model: "m",
+			HTTPClient: c})
+	}, []providertest.MetadataCase{
+		{Name: "model", Body: body(long, "assistant", "stop"), WantErr: "model is longer than 1 KiB"},
+		{Name: "role", Body: body("m", long, "stop"), WantErr: "role is longer than 1 KiB"},
+		{Name: "done_reason", Body: body("m", "assistant", long), WantErr: "done_reason is longer than 1 KiB"},
+		{Name: "1 KiB", Body: body(most, most, most), Model: most},
+		{Name: "stream model", Body: body(long, "assistant", "stop") + "\n", Stream: true, WantErr: "model is longer than 1 KiB"},
+		{Name: "stream role", Body: body("m", long, "stop") + "\n", Stream: true, WantErr: "role is longer than 1 KiB"},
+		{Name: "stream done_reason", Body: body("m", "assistant", long) + "\n", Stream: true, WantErr: "done_reason is longer than 1 KiB"},
+		{Name: "stream 1 KiB", Body: body(most, most, most) + "\n", Stream: true, Model: most},
+	})
 }

@@ -1,14 +1,11 @@
 package openai_test
 
 import (
-	"context"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openai"
@@ -27,40 +24,15 @@ func TestLongMetadataRefused(t *testing.T) {
 	stream := func(model, finish string) string {
 		return `data: {"model":"` + model + `","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"` + finish + `"}]}` + "\n\ndata: [DONE]\n\n"
 	}
-	for _, tc := range []struct {
-		name, body, wantErr string // wantErr empty: read
-		stream              bool
-	}{
-		{name: "model", body: body(long, "stop"), wantErr: "model is longer than 1 KiB"},
-		{name: "finish_reason", body: body("m", long), wantErr: "finish_reason is longer than 1 KiB"},
-		{name: "1 KiB", body: body(most, most)},
-		{name: "stream model", body: stream(long, "stop"), stream: true, wantErr: "model is longer than 1 KiB"},
-		{name: "stream finish_reason", body: stream("m", long), stream: true, wantErr: "finish_reason is longer than 1 KiB"},
-		{name: "stream 1 KiB", body: stream(most, most), stream: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			ctype := "application/json"
-			if tc.stream {
-				ctype = "text/event-stream"
-			}
-			m := openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", APIKey: testKey, Model: "m",
-				HTTPClient: providertest.ReplyingClient(ctype, []byte(tc.body))})
-			req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
-			var resp *chat.Response
-			var err error
-			if tc.stream {
-				resp, err = m.Stream(context.Background(), req, nil)
-			} else {
-				resp, err = m.Chat(context.Background(), req)
-			}
-			if tc.wantErr == "" {
-				require.NoError(t, err)
-				assert.Equal(t, most, resp.Model)
-				return
-			}
-			pe := checkProviderError(t, err, chat.ErrBadResponse, 200, "m")
-			assert.Equal(t, tc.wantErr, pe.Message)
-		})
-	}
+	providertest.CheckMetadata(t, "text/event-stream", func(c *http.Client) chat.StreamingModel {
+		return openai.New(openai.Config{BaseURL: "http://compat.invalid/v1", APIKey: testKey, Model: "m",
+			HTTPClient: c})
+	}, []providertest.MetadataCase{
+		{Name: "model", Body: body(long, "stop"), WantErr: "model is longer than 1 KiB"},
+		{Name: "finish_reason", Body: body("m", long), WantErr: "finish_reason is longer than 1 KiB"},
+		{Name: "1 KiB", Body: body(most, most), Model: most},
+		{Name: "stream model", Body: stream(long, "stop"), Stream: true, WantErr: "model is longer than 1 KiB"},
+		{Name: "stream finish_reason", Body: stream("m", long), Stream: true, WantErr: "finish_reason is longer than 1 KiB"},
+		{Name: "stream 1 KiB", Body: stream(most, most), Stream: true, Model: most},
+	})
 }

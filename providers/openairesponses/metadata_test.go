@@ -1,14 +1,11 @@
 package openairesponses_test
 
 import (
-	"context"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/toolcall-go/toolcall/internal/providertest"
 	"github.com/toolcall-go/toolcall/providers/openairesponses"
@@ -28,39 +25,14 @@ func TestLongMetadataRefused(t *testing.T) {
 		return sse(`{"type":"response.created","response":{"id":"r","status":"in_progress","model":"`+created+`","output":[]}}`,
 			`{"type":"response.completed","response":`+response(completed)+`}`)
 	}
-	for _, tc := range []struct {
-		name, body, wantErr string // wantErr empty: read
-		stream              bool
-	}{
-		{name: "model", body: response(long), wantErr: "model is longer than 1 KiB"},
-		{name: "1 KiB", body: response(most)},
-		{name: "stream created", body: stream(long, "m"), stream: true, wantErr: "model is longer than 1 KiB"},
-		{name: "stream completed", body: stream("m", long), stream: true, wantErr: "model is longer than 1 KiB"},
-		{name: "stream 1 KiB", body: stream(most, most), stream: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			ctype := "application/json"
-			if tc.stream {
-				ctype = "text/event-stream"
-			}
-			m := openairesponses.New(openairesponses.Config{BaseURL: "http://responses.invalid/v1", APIKey: testKey, Model: "m",
-				HTTPClient: providertest.ReplyingClient(ctype, []byte(tc.body))})
-			req := &chat.Request{Messages: []chat.Message{chat.UserMessage("hi")}}
-			var resp *chat.Response
-			var err error
-			if tc.stream {
-				resp, err = m.Stream(context.Background(), req, nil)
-			} else {
-				resp, err = m.Chat(context.Background(), req)
-			}
-			if tc.wantErr == "" {
-				require.NoError(t, err)
-				assert.Equal(t, most, resp.Model)
-				return
-			}
-			pe := checkProviderError(t, err, chat.ErrBadResponse, 200, "m")
-			assert.Equal(t, tc.wantErr, pe.Message)
-		})
-	}
+	providertest.CheckMetadata(t, "text/event-stream", func(c *http.Client) chat.StreamingModel {
+		return openairesponses.New(openairesponses.Config{BaseURL: "http://responses.invalid/v1", APIKey: testKey, Model: "m",
+			HTTPClient: c})
+	}, []providertest.MetadataCase{
+		{Name: "model", Body: response(long), WantErr: "model is longer than 1 KiB"},
+		{Name: "1 KiB", Body: response(most), Model: most},
+		{Name: "stream created", Body: stream(long, "m"), Stream: true, WantErr: "model is longer than 1 KiB"},
+		{Name: "stream completed", Body: stream("m", long), Stream: true, WantErr: "model is longer than 1 KiB"},
+		{Name: "stream 1 KiB", Body: stream(most, most), Stream: true, Model: most},
+	})
 }
