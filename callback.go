@@ -179,7 +179,7 @@ func finishConfig(core *toolCore, cfg *toolConfig, ts *argType) error {
 	}
 	switch {
 	case len(cfg.schema) > 0:
-		in, err := check.NewInput(cfg.schema, nil, nil, ts != nil && ts.Durations)
+		in, err := check.NewInput(cfg.schema, nil, nil, ts != nil && ts.Input.Durations())
 		if err != nil {
 			return schemaError(err)
 		}

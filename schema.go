@@ -124,8 +124,7 @@ func inputOf(t Tool, def chat.ToolDefinition) (*check.Input, error) {
 
 // An argType is the reflection of one argument type.
 type argType struct {
-	Input     *check.Input // the compiled schema; nil when Err is set
-	Durations bool         // the type holds a time.Duration
+	Input *check.Input // the compiled schema; nil when Err is set
 	// Err is why the type cannot be a tool's arguments: a *schema.Error,
 	// or the refusal of check.NewInput.
 	Err error
@@ -134,15 +133,9 @@ type argType struct {
 // buildArgType reflects t. The caller caches the result: every tool of the type
 // shares it.
 func buildArgType(t reflect.Type) *argType {
-	s, err := schema.Build(t)
+	in, err := check.ForType(t)
 	if err != nil {
 		return &argType{Err: err}
 	}
-	ty := &argType{Durations: s.HasDuration}
-	if in, err := check.NewInput(s.Plain, s.Tree, t, s.HasDuration); err != nil {
-		ty.Err = err
-	} else {
-		ty.Input = in
-	}
-	return ty
+	return &argType{Input: in}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/answer"
 	"github.com/toolcall-go/toolcall/internal/check"
-	"github.com/toolcall-go/toolcall/internal/schema"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 )
@@ -63,11 +62,7 @@ func Answer(resp *toolcall.Response, v any) error {
 		}
 	}
 	t := rv.Type().Elem()
-	s, err := schema.Build(t)
-	if err != nil {
-		return fmt.Errorf("temporaltoolcall: Answer: the answer's type %s: %w", t, err)
-	}
-	in, err := check.NewInput(s.Plain, s.Tree, t, s.HasDuration)
+	in, err := check.ForType(t)
 	if err != nil {
 		return fmt.Errorf("temporaltoolcall: Answer: the answer's type %s: %w", t, err)
 	}

@@ -182,3 +182,36 @@ func NestingExceeds(data []byte, limit int) bool {
 	}
 	return false
 }
+
+// typed holds the input of each Go type ForType was asked for.
+var typed sync.Map // reflect.Type -> typedInput
+
+type typedInput struct {
+	in  *Input
+	err error
+}
+
+// ForType returns the input of Go type t: its schema, reflected by the
+// schema builder, compiled with a plan that decodes into t. It is built on
+// first use and shared after, as reflection is the costly part. The error
+// is a *schema.Error when t cannot be arguments, otherwise the checks'
+// refusal of its schema.
+func ForType(t reflect.Type) (*Input, error) {
+	v, ok := typed.Load(t)
+	if !ok {
+		var ti typedInput
+		s, err := schema.Build(t)
+		if err != nil {
+			ti.err = err
+		} else {
+			ti.in, ti.err = NewInput(s.Plain, s.Tree, t, s.HasDuration)
+		}
+		v, _ = typed.LoadOrStore(t, ti)
+	}
+	ti := v.(typedInput)
+	return ti.in, ti.err
+}
+
+// Durations reports whether the input's Go type holds a time.Duration,
+// which needs its own decoder.
+func (in *Input) Durations() bool { return in.dur }
