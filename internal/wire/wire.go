@@ -240,3 +240,25 @@ func (c *CallIDs) add(id string) {
 	}
 	c.n++
 }
+
+// ProviderData returns what a provider kept under key in a message's
+// ProviderData, or nil when there is none there: no data, data that is not
+// a JSON object, or another provider's.
+func ProviderData(data json.RawMessage, key string) json.RawMessage {
+	t := bytes.TrimSpace(data)
+	if len(t) == 0 || t[0] != '{' {
+		return nil
+	}
+	var pd map[string]json.RawMessage
+	if json.Unmarshal(t, &pd) != nil {
+		return nil
+	}
+	return pd[key]
+}
+
+// Value returns the JSON of v as [Encode] writes it, without the newline:
+// a value to keep, in ProviderData or in a body.
+func Value(v any) (json.RawMessage, error) {
+	b, err := Encode(v)
+	return bytes.TrimSuffix(b, []byte("\n")), err
+}

@@ -200,3 +200,22 @@ func TestRawArguments(t *testing.T) {
 		assert.Equal(t, want, string(got.A), in)
 	}
 }
+
+func TestProviderData(t *testing.T) {
+	for _, c := range []struct{ data, want string }{
+		{`{"mine":[1,2],"other":{}}`, `[1,2]`},
+		{` {"mine":null}`, `null`},
+		{`{"other":[1]}`, ``},
+		{`["mine"]`, ``},
+		{`not JSON`, ``},
+		{``, ``},
+	} {
+		assert.Equal(t, c.want, string(ProviderData(json.RawMessage(c.data), "mine")), c.data)
+	}
+}
+
+func TestValue(t *testing.T) {
+	v, err := Value(map[string]string{"a": "<b>"})
+	require.NoError(t, err)
+	assert.Equal(t, `{"a":"<b>"}`, string(v), "no newline, no HTML escapes")
+}

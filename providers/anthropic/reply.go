@@ -242,19 +242,13 @@ func (a *assembler) providerData(calls []chat.ToolCall) (json.RawMessage, error)
 		}
 		if raw == nil {
 			var err error
-			if raw, err = marshal(v); err != nil {
+			if raw, err = wire.Value(v); err != nil {
 				return nil, fmt.Errorf("content block %d (%s): %v", i, b.Type, err)
 			}
 		}
 		raws[i] = raw
 	}
-	return marshal(map[string][]json.RawMessage{providerDataKey: raws})
-}
-
-// marshal encodes v without escaping <, > and &, as the server wrote them.
-func marshal(v any) (json.RawMessage, error) {
-	b, err := wire.Encode(v)
-	return bytes.TrimSuffix(b, []byte("\n")), err
+	return wire.Value(map[string][]json.RawMessage{providerDataKey: raws})
 }
 
 // finishReason maps a stop_reason. A reply with calls finishes with

@@ -422,16 +422,12 @@ type keptBlock struct {
 // keptBlocks reads the blocks this package put in ProviderData, or nil
 // when it holds none (no data, or another provider's).
 func keptBlocks(data json.RawMessage) ([]keptBlock, error) {
-	t := bytes.TrimSpace(data)
-	if len(t) == 0 || t[0] != '{' {
-		return nil, nil
-	}
-	var pd map[string]json.RawMessage
-	if json.Unmarshal(t, &pd) != nil || pd[providerDataKey] == nil {
+	kept := wire.ProviderData(data, providerDataKey)
+	if kept == nil {
 		return nil, nil
 	}
 	var raws []json.RawMessage
-	if err := json.Unmarshal(pd[providerDataKey], &raws); err != nil {
+	if err := json.Unmarshal(kept, &raws); err != nil {
 		return nil, fmt.Errorf("ProviderData: %s is not a list of content blocks: %v", providerDataKey, err)
 	}
 	blocks := make([]keptBlock, len(raws))

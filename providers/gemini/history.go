@@ -52,16 +52,12 @@ func (p *keptPart) kind() string {
 // when it holds none (no data, or another provider's), and gives each call
 // the id the reply gave it.
 func keptParts(data json.RawMessage) ([]keptPart, error) {
-	t := bytes.TrimSpace(data)
-	if len(t) == 0 || t[0] != '{' {
-		return nil, nil
-	}
-	var pd map[string]json.RawMessage
-	if json.Unmarshal(t, &pd) != nil || pd[providerDataKey] == nil {
+	kept := wire.ProviderData(data, providerDataKey)
+	if kept == nil {
 		return nil, nil
 	}
 	var raws []json.RawMessage
-	if err := json.Unmarshal(pd[providerDataKey], &raws); err != nil {
+	if err := json.Unmarshal(kept, &raws); err != nil {
 		return nil, fmt.Errorf("ProviderData: %s is not a list of parts: %v", providerDataKey, err)
 	}
 	parts := make([]keptPart, len(raws))
@@ -180,12 +176,12 @@ func callPart(p *keptPart, c *chat.ToolCall) (json.RawMessage, error) {
 	if err := json.Unmarshal(p.raw, &fields); err != nil {
 		return nil, fmt.Errorf("ProviderData: call part: %v", err)
 	}
-	fc, err := marshal(functionCall{ID: p.FunctionCall.ID, Name: c.Name, Args: args})
+	fc, err := wire.Value(functionCall{ID: p.FunctionCall.ID, Name: c.Name, Args: args})
 	if err != nil {
 		return nil, fmt.Errorf("call %q: %v", c.ID, err)
 	}
 	fields["functionCall"] = fc
-	return marshal(fields)
+	return wire.Value(fields)
 }
 
 // jsonEqual reports whether a and b are the same JSON text once
@@ -219,10 +215,4 @@ func sameReply(kept []keptPart, msg *chat.Message) bool {
 		}
 	}
 	return n == len(msg.ToolCalls) && text.String() == msg.Content
-}
-
-// marshal encodes v without escaping <, > and &, as the server wrote them.
-func marshal(v any) (json.RawMessage, error) {
-	b, err := wire.Encode(v)
-	return bytes.TrimSuffix(b, []byte("\n")), err
 }

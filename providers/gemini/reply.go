@@ -345,13 +345,13 @@ func (a *assembler) providerData() (json.RawMessage, error) {
 			}
 			t := string(p.text)
 			var err error
-			if raw, err = marshal(part{Text: &t, Thought: p.kind == "thought", ThoughtSignature: p.signature}); err != nil {
+			if raw, err = wire.Value(part{Text: &t, Thought: p.kind == "thought", ThoughtSignature: p.signature}); err != nil {
 				return nil, fmt.Errorf("part %d (%s): %v", i, p.kind, err)
 			}
 		}
 		raws = append(raws, raw)
 	}
-	return marshal(map[string][]json.RawMessage{providerDataKey: raws})
+	return wire.Value(map[string][]json.RawMessage{providerDataKey: raws})
 }
 
 // filtered are the finish reasons of a reply the API's filters stopped.

@@ -50,16 +50,8 @@ const providerDataKey = "openai_responses"
 // providerDataKey is another provider's and gives nothing.
 func readProviderData(raw json.RawMessage) (providerData, error) {
 	var pd providerData
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || t[0] != '{' {
-		return pd, nil
-	}
-	var outer map[string]json.RawMessage
-	if json.Unmarshal(t, &outer) != nil {
-		return pd, nil
-	}
-	mine, ok := outer[providerDataKey]
-	if !ok {
+	mine := wire.ProviderData(raw, providerDataKey)
+	if mine == nil {
 		return pd, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(mine))
