@@ -80,6 +80,7 @@ package httpline
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -257,4 +258,18 @@ func NoAPIAt(api, where, said, root string) string {
 		msg += " (the server said " + Quote(said) + ")"
 	}
 	return msg + "; Config.BaseURL is the server's root, such as " + root
+}
+
+// FirstString returns the first of raws that is a JSON string not blank,
+// trimmed, or "": where an error body's message may be.
+func FirstString(raws ...json.RawMessage) string {
+	for _, raw := range raws {
+		var s string
+		if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+			if s = strings.TrimSpace(s); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package httpline
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io"
@@ -143,4 +144,9 @@ func TestNamesModel(t *testing.T) {
 	assert.False(t, NamesModel(""))
 	assert.False(t, NamesModel("Not Found"))
 	assert.False(t, NamesModel("Invalid URL (POST /v1/chat/completion)"))
+}
+
+func TestFirstString(t *testing.T) {
+	assert.Equal(t, "b", FirstString(json.RawMessage(`{"x":1}`), json.RawMessage(`"  "`), json.RawMessage(` "b" `[1:]), json.RawMessage(`"c"`)))
+	assert.Equal(t, "", FirstString(nil, json.RawMessage(`12`), json.RawMessage(`"\u0020"`)))
 }

@@ -62,11 +62,8 @@ func parseError(body []byte) apiError {
 			e.Type, e.Message = inner.Type, strings.TrimSpace(inner.Message)
 		}
 	}
-	for _, raw := range []json.RawMessage{shape.Error, shape.Message} {
-		var s string
-		if e.Message == "" && len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
-			e.Message = strings.TrimSpace(s)
-		}
+	if e.Message == "" {
+		e.Message = httpline.FirstString(shape.Error, shape.Message)
 	}
 	return e
 }

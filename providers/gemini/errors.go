@@ -86,11 +86,8 @@ func parseError(body []byte) apiError {
 			}
 		}
 	}
-	for _, raw := range []json.RawMessage{shape.Error, shape.Message} {
-		var s string
-		if e.Message == "" && len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
-			e.Message = strings.TrimSpace(s)
-		}
+	if e.Message == "" {
+		e.Message = httpline.FirstString(shape.Error, shape.Message)
 	}
 	return e
 }
