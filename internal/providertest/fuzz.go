@@ -1,6 +1,8 @@
 package providertest
 
 import (
+	"encoding/json"
+	"errors"
 	"io"
 	"io/fs"
 	"net/http"
@@ -8,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolcall-go/toolcall/chat"
 )
 
 // AddSeeds adds every recording under testdata whose file name ends in
@@ -59,4 +63,43 @@ func (r replying) RoundTrip(req *http.Request) (*http.Response, error) {
 		Body:    io.NopCloser(strings.NewReader(string(r.body))),
 		Request: req,
 	}, nil
+}
+
+// CheckFuzzed checks what a call made of an untrusted reply: an error is a
+// *chat.ProviderError that never shows key; a reply has a finish reason,
+// unique call ids and ProviderData that is JSON, and goes back without an
+// error: sendBack is given the conversation with the reply and a result
+// for each of its calls.
+func CheckFuzzed(t *testing.T, resp *chat.Response, err error, key string, sendBack func([]chat.Message) error) {
+	t.Helper()
+	if err != nil {
+		var pe *chat.ProviderError
+		if !errors.As(err, &pe) {
+			t.Fatalf("error %T is not a *chat.ProviderError: %v", err, err)
+		}
+		if strings.Contains(err.Error(), key) {
+			t.Fatalf("the key shows in %v", err)
+		}
+		return
+	}
+	if resp == nil || resp.FinishReason == "" {
+		t.Fatalf("a reply without a finish reason: %+v", resp)
+	}
+	seen := map[string]bool{}
+	for _, c := range resp.Message.ToolCalls {
+		if c.ID == "" || seen[c.ID] {
+			t.Fatalf("call id %q is empty or repeated in %+v", c.ID, resp.Message.ToolCalls)
+		}
+		seen[c.ID] = true
+	}
+	if len(resp.Message.ProviderData) > 0 && !json.Valid(resp.Message.ProviderData) {
+		t.Fatalf("ProviderData is not JSON: %s", resp.Message.ProviderData)
+	}
+	history := []chat.Message{chat.UserMessage("hi"), resp.Message}
+	for _, c := range resp.Message.ToolCalls {
+		history = append(history, chat.ToolMessage(c, "ok"))
+	}
+	if err := sendBack(history); err != nil {
+		t.Fatalf("the reply cannot be sent back: %v", err)
+	}
 }

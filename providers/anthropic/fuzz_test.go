@@ -2,9 +2,6 @@ package anthropic_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/toolcall-go/toolcall/chat"
@@ -21,46 +18,17 @@ func fuzzModel(ctype string, body []byte) *anthropic.Model {
 		MaxRetries: anthropic.NoRetries, MaxResponseBytes: 1 << 20})
 }
 
-// checkFuzzed checks what a call made of an untrusted reply: an error is a
-// *chat.ProviderError that never shows the key; a reply has unique call
-// ids and goes back in the next request without an error.
-func checkFuzzed(t *testing.T, m *anthropic.Model, resp *chat.Response, err error) {
+// checkFuzzed checks what a call made of an untrusted reply
+// (providertest.CheckFuzzed); an empty reply adds nothing to send back.
+func checkFuzzed(t *testing.T, resp *chat.Response, err error) {
 	t.Helper()
-	if err != nil {
-		var pe *chat.ProviderError
-		if !errors.As(err, &pe) {
-			t.Fatalf("error %T is not a *chat.ProviderError: %v", err, err)
+	providertest.CheckFuzzed(t, resp, err, testKey, func(history []chat.Message) error {
+		if r := history[1]; r.Content == "" && len(r.ToolCalls) == 0 && len(r.ProviderData) == 0 {
+			return nil
 		}
-		if strings.Contains(err.Error(), testKey) {
-			t.Fatalf("the key shows in %v", err)
-		}
-		return
-	}
-	if resp == nil || resp.FinishReason == "" {
-		t.Fatalf("a reply without a finish reason: %+v", resp)
-	}
-	seen := map[string]bool{}
-	for _, c := range resp.Message.ToolCalls {
-		if c.ID == "" || seen[c.ID] {
-			t.Fatalf("call id %q is empty or repeated in %+v", c.ID, resp.Message.ToolCalls)
-		}
-		seen[c.ID] = true
-	}
-	if len(resp.Message.ProviderData) > 0 && !json.Valid(resp.Message.ProviderData) {
-		t.Fatalf("ProviderData is not JSON: %s", resp.Message.ProviderData)
-	}
-	// The reply goes back, with a result for each call.
-	history := []chat.Message{chat.UserMessage("hi"), resp.Message}
-	for _, c := range resp.Message.ToolCalls {
-		history = append(history, chat.ToolMessage(c, "ok"))
-	}
-	if resp.Message.Content == "" && len(resp.Message.ToolCalls) == 0 && len(resp.Message.ProviderData) == 0 {
-		return // an empty reply adds nothing to send back
-	}
-	back := fuzzModel("application/json", []byte(okReply))
-	if _, err := back.Chat(context.Background(), &chat.Request{Messages: history}); err != nil {
-		t.Fatalf("the reply cannot be sent back: %v", err)
-	}
+		_, err := fuzzModel("application/json", []byte(okReply)).Chat(context.Background(), &chat.Request{Messages: history})
+		return err
+	})
 }
 
 // FuzzReply feeds arbitrary bodies to Chat.
@@ -69,7 +37,7 @@ func FuzzReply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		m := fuzzModel("application/json", body)
 		resp, err := m.Chat(context.Background(), hiRequest)
-		checkFuzzed(t, m, resp, err)
+		checkFuzzed(t, resp, err)
 	})
 }
 
@@ -79,6 +47,6 @@ func FuzzStream(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		m := fuzzModel("text/event-stream", body)
 		resp, err := m.Stream(context.Background(), hiRequest, func(chat.Delta) bool { return true })
-		checkFuzzed(t, m, resp, err)
+		checkFuzzed(t, resp, err)
 	})
 }
