@@ -3,14 +3,13 @@ package anthropic_test
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 )
 
 // checkSDK decodes a request body into the official SDK's request type,
@@ -107,19 +106,10 @@ func TestSDKCheckFails(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			want, got, err := sdkRoundTrip([]byte(tc.body))
 			if err == nil {
-				assert.NotEqual(t, canonical(t, want), canonical(t, got))
+				assert.NotEqual(t, providertest.Canonical(t, want), providertest.Canonical(t, got))
 			}
 		})
 	}
-}
-
-func canonical(t *testing.T, b []byte) string {
-	t.Helper()
-	var v any
-	require.NoError(t, json.Unmarshal(b, &v))
-	out, err := json.Marshal(v)
-	require.NoError(t, err)
-	return string(out)
 }
 
 // TestSDKDivergences pins why this package writes its wire types instead
@@ -166,21 +156,5 @@ func TestSDKDivergences(t *testing.T) {
 // needs only the standard library and the module's packages.
 func TestRootImportsNeither(t *testing.T) {
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	require.NoError(t, err)
-	deps := func(pkg string) []string {
-		out, err := exec.Command(goTool, "list", "-deps", pkg).Output()
-		require.NoError(t, err, "go list -deps %s", pkg)
-		return strings.Fields(string(out))
-	}
-	for _, d := range deps("github.com/toolcall-go/toolcall") {
-		assert.NotContains(t, d, "providers/anthropic")
-		assert.NotContains(t, d, "anthropic-sdk-go")
-	}
-	for _, d := range deps("github.com/toolcall-go/toolcall/providers/anthropic") {
-		first, _, _ := strings.Cut(d, "/")
-		if strings.Contains(first, ".") && !strings.HasPrefix(d, "github.com/toolcall-go/toolcall") {
-			t.Errorf("providers/anthropic depends on %s", d)
-		}
-	}
+	providertest.CheckImportsNeither(t, "providers/anthropic", "anthropic-sdk-go")
 }

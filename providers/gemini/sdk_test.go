@@ -3,12 +3,11 @@ package gemini_test
 import (
 	"bytes"
 	"encoding/json"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolcall-go/toolcall/internal/providertest"
 	"google.golang.org/genai"
 )
 
@@ -105,19 +104,10 @@ func TestGenaiCheckFails(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			want, got, err := genaiRoundTrip([]byte(tc.body))
 			if err == nil {
-				assert.NotEqual(t, canonical(t, want), canonical(t, got))
+				assert.NotEqual(t, providertest.Canonical(t, want), providertest.Canonical(t, got))
 			}
 		})
 	}
-}
-
-func canonical(t *testing.T, b []byte) string {
-	t.Helper()
-	var v any
-	require.NoError(t, json.Unmarshal(b, &v))
-	out, err := json.Marshal(v)
-	require.NoError(t, err)
-	return string(out)
 }
 
 // TestRootImportsNeither: a program that imports only package toolcall
@@ -125,23 +115,7 @@ func canonical(t *testing.T, b []byte) string {
 // needs only the standard library and the module's packages.
 func TestRootImportsNeither(t *testing.T) {
 	t.Parallel()
-	goTool, err := exec.LookPath("go")
-	require.NoError(t, err)
-	deps := func(pkg string) []string {
-		out, err := exec.Command(goTool, "list", "-deps", pkg).Output()
-		require.NoError(t, err, "go list -deps %s", pkg)
-		return strings.Fields(string(out))
-	}
-	for _, d := range deps("github.com/toolcall-go/toolcall") {
-		assert.NotContains(t, d, "providers/gemini")
-		assert.NotContains(t, d, "google.golang.org/genai")
-	}
-	for _, d := range deps("github.com/toolcall-go/toolcall/providers/gemini") {
-		first, _, _ := strings.Cut(d, "/")
-		if strings.Contains(first, ".") && !strings.HasPrefix(d, "github.com/toolcall-go/toolcall") {
-			t.Errorf("providers/gemini depends on %s", d)
-		}
-	}
+	providertest.CheckImportsNeither(t, "providers/gemini", "google.golang.org/genai")
 }
 
 // TestGenaiRewritesParts pins a reason this package keeps its own wire
