@@ -129,6 +129,12 @@ const (
 	memberCost  = 32
 )
 
+// ItemCost is what each call, block, part or item a provider keeps from
+// a reply counts against the limit besides its bytes: about the memory it
+// takes, with its indexes. So a reply of many empty ones is bounded like
+// one long text.
+const ItemCost = 256
+
 // minValueLimit is the least [ValueLimit]: what decoding one body or line
 // may take whatever the response limit, so that a small limit bounds what
 // a reply keeps without refusing the metadata of ordinary replies.

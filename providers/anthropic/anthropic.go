@@ -248,7 +248,7 @@ func (m *Model) reply(ctx context.Context, r *httpline.Reply) (*chat.Response, e
 	}
 	// Each block costs more kept than read: a reply of many tiny blocks
 	// counts that against the limit too.
-	if limit := r.Limit(); limit >= 0 && int64(len(data))+int64(len(wr.Content))*blockCost > limit {
+	if limit := r.Limit(); limit >= 0 && int64(len(data))+int64(len(wr.Content))*httpline.ItemCost > limit {
 		return nil, r.TooLarge(fmt.Sprintf("reply of %d content blocks", len(wr.Content)))
 	}
 	if err := cmp.Or(r.Metadata("model", wr.Model), r.Metadata("stop_reason", wr.StopReason)); err != nil {

@@ -117,11 +117,6 @@ func (b *replyBlock) input() json.RawMessage {
 	return in
 }
 
-// blockCost is what each content block counts against the response
-// limit besides its bytes: about the memory kept for it. So many tiny
-// blocks, or calls, cannot make a reply hold far more than the limit.
-const blockCost = 256
-
 // An assembler collects one reply, from a response body or from stream
 // events.
 type assembler struct {

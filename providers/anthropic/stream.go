@@ -174,7 +174,7 @@ func (s *streamState) start(ev *streamEvent) error {
 	// input, a redacted block's data or an unknown block may come whole
 	// here, with no delta after. Its values count too: what is kept of it
 	// is decoded, three bytes for each byte that is not UTF-8.
-	if err := s.grow(len(ev.ContentBlock) + int(httpline.ValueCost(ev.ContentBlock)) + blockCost); err != nil {
+	if err := s.grow(len(ev.ContentBlock) + int(httpline.ValueCost(ev.ContentBlock)) + httpline.ItemCost); err != nil {
 		return err
 	}
 	b := &replyBlock{}
@@ -219,7 +219,7 @@ func (s *streamState) delta(ev *streamEvent) error {
 	b := s.a.index[i]
 	if b == nil && d.Type == "text_delta" {
 		// Text without its content_block_start: a text block.
-		if err := s.grow(blockCost); err != nil {
+		if err := s.grow(httpline.ItemCost); err != nil {
 			return err
 		}
 		b = &replyBlock{contentBlock: contentBlock{Type: "text"}}
@@ -308,7 +308,7 @@ func (s *streamState) text(b *replyBlock, t string) error {
 
 // grow counts n more bytes of the reply against the response limit,
 // before they are kept: the bytes of every delta and block start, and
-// blockCost a block.
+// httpline.ItemCost a block.
 func (s *streamState) grow(n int) error {
 	s.size += int64(n)
 	if limit := s.r.Limit(); limit >= 0 && s.size > limit {

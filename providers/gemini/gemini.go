@@ -232,7 +232,7 @@ func (m *Model) reply(ctx context.Context, r *httpline.Reply) (*chat.Response, e
 	}
 	// Each part costs more kept than read: a reply of many tiny parts
 	// counts that against the limit too.
-	if limit := r.Limit(); limit >= 0 && int64(len(data))+int64(len(a.parts))*partCost > limit {
+	if limit := r.Limit(); limit >= 0 && int64(len(data))+int64(len(a.parts))*httpline.ItemCost > limit {
 		return nil, r.TooLarge(fmt.Sprintf("reply of %d parts", len(a.parts)))
 	}
 	return a.response(r)

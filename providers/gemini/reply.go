@@ -103,10 +103,6 @@ func (p *partJSON) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// partCost is what each part counts against the response limit besides
-// its bytes: about the memory kept for it.
-const partCost = 256
-
 // idPrefix starts the id this package gives a call the API gave none.
 const idPrefix = "call_"
 
@@ -194,7 +190,7 @@ func (a *assembler) part(pj *partJSON) error {
 		a.calls = append(a.calls, chat.ToolCall{ID: id, Name: fc.Name, Arguments: args})
 		// Its id and name are kept decoded besides the part: three bytes
 		// for each byte that is not UTF-8.
-		if err := a.count(len(p.raw) + len(fc.ID) + len(fc.Name) + partCost); err != nil {
+		if err := a.count(len(p.raw) + len(fc.ID) + len(fc.Name) + httpline.ItemCost); err != nil {
 			return err
 		}
 		if a.yield != nil && !a.yield(chat.Delta{ToolCall: &chat.ToolCallDelta{Index: len(a.calls) - 1, ID: id, Name: fc.Name, Arguments: string(args)}}) {
@@ -211,7 +207,7 @@ func (a *assembler) part(pj *partJSON) error {
 		p.text = []byte(*wp.Text)
 	default:
 		p.kind = "other"
-		if err := a.count(len(p.raw) + partCost); err != nil {
+		if err := a.count(len(p.raw) + httpline.ItemCost); err != nil {
 			return err
 		}
 	}
@@ -227,7 +223,7 @@ func (a *assembler) streamText(p *replyPart, t string) error {
 		last = a.parts[n-1]
 	}
 	if last == nil || last.kind != p.kind || p.signature != "" && last.signature != "" {
-		if err := a.count(partCost); err != nil {
+		if err := a.count(httpline.ItemCost); err != nil {
 			return err
 		}
 		a.parts = append(a.parts, p)

@@ -220,11 +220,6 @@ func (m *Model) Stream(ctx context.Context, req *chat.Request, yield func(chat.D
 	return m.ep.Stream(ctx, model, "application/x-ndjson", body, yield, read, nil)
 }
 
-// callCost is what a streamed call counts against the response limit
-// besides its bytes: about the memory it takes in the reply, so that a
-// stream of many empty calls is bounded like one long text.
-const callCost = 256
-
 // read reads the lines of a stream into the reply.
 func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool) (*chat.Response, error) {
 	lines := rep.Lines()
@@ -249,7 +244,7 @@ func read(ctx context.Context, rep *httpline.Reply, yield func(chat.Delta) bool)
 			}
 			size += int64(len(wr.Message.Content) + len(wr.Message.Thinking))
 			for _, c := range wr.Message.ToolCalls {
-				size += callCost + int64(len(c.ID)+len(c.Function.Name)+len(c.Function.Arguments))
+				size += httpline.ItemCost + int64(len(c.ID)+len(c.Function.Name)+len(c.Function.Arguments))
 			}
 			if limit >= 0 && size > limit {
 				return nil, rep.TooLarge("streamed reply")

@@ -225,7 +225,7 @@ func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 	}
 	// Each call costs what it costs in a stream: a reply of many tiny
 	// calls is bounded by their number, not only by its bytes.
-	if limit := rep.Limit(); limit >= 0 && int64(len(c.Message.ToolCalls))*callCost > limit {
+	if limit := rep.Limit(); limit >= 0 && int64(len(c.Message.ToolCalls))*httpline.ItemCost > limit {
 		return nil, rep.TooLarge("reply")
 	}
 	return newResponse(wr.Model, c.Message.message(), wr.Usage, c.FinishReason), nil

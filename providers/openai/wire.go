@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 
+	"github.com/toolcall-go/toolcall/internal/httpline"
 	"github.com/toolcall-go/toolcall/internal/jsonnode"
 	"github.com/toolcall-go/toolcall/internal/wire"
 )
@@ -430,16 +431,10 @@ type assembler struct {
 	usage            *wireUsage
 	// size counts what the reply keeps of a stream, for limit, the
 	// response limit (negative: none): the bytes of text, reasoning,
-	// arguments, ids, names and kept extra_content, and callCost for each
+	// arguments, ids, names and kept extra_content, and httpline.ItemCost for each
 	// call, so that the number of calls is bounded too.
 	size, limit int64
 }
-
-// callCost is what a streamed call counts against the response limit
-// besides its bytes: about the memory it takes in the reply and its
-// index, so that a stream of many empty calls is bounded like one long
-// text.
-const callCost = 256
 
 // addFragment merges a streamed fragment of a tool call, at position pos in
 // its chunk, into the call it continues, or starts a new call. Fragments
@@ -463,7 +458,7 @@ func (a *assembler) addFragment(pos int, c *wireCall) (chat.ToolCallDelta, bool)
 	if !ok {
 		if id == "" && c.Function.Name == "" && len(c.Function.Arguments) == 0 {
 			if extra != nil && a.early[k] == nil {
-				if !a.take(callCost + len(extra)) {
+				if !a.take(httpline.ItemCost + len(extra)) {
 					return chat.ToolCallDelta{}, false
 				}
 				if a.early == nil {
@@ -473,7 +468,7 @@ func (a *assembler) addFragment(pos int, c *wireCall) (chat.ToolCallDelta, bool)
 			}
 			return chat.ToolCallDelta{}, false
 		}
-		if !a.take(callCost) {
+		if !a.take(httpline.ItemCost) {
 			return chat.ToolCallDelta{}, false
 		}
 		if a.slots == nil {

@@ -147,11 +147,6 @@ type textBuf struct {
 
 func (t *textBuf) add(s string) { t.b = httpline.AppendText(t.b, s, t.limit) }
 
-// entryCost is what each call and kept output item counts for the response
-// limit besides its bytes: about the memory it takes in the reply and its
-// indexes, so that a stream of many empty items is bounded too.
-const entryCost = 256
-
 // An assembler collects one reply, from a response's output items or from
 // stream events.
 type assembler struct {
@@ -167,7 +162,7 @@ type assembler struct {
 	reasoningKept bool
 	usage         chat.Usage
 	// other counts the bytes of the calls (names, ids, arguments), of the
-	// kept items, and entryCost for each, for the response limit.
+	// kept items, and httpline.ItemCost for each, for the response limit.
 	other int64
 }
 
@@ -200,7 +195,7 @@ func (a *assembler) addCall(c pendingCall) int {
 	a.calls = append(a.calls, c)
 	i := len(a.calls) - 1
 	a.output = append(a.output, keptEntry{call: i})
-	a.other += entryCost + int64(len(c.key)+len(c.itemID)+len(c.id)+len(c.name)+len(c.args))
+	a.other += httpline.ItemCost + int64(len(c.key)+len(c.itemID)+len(c.id)+len(c.name)+len(c.args))
 	return i
 }
 
@@ -258,7 +253,7 @@ func (a *assembler) keep(slot int, raw json.RawMessage, it *outputItem) {
 		a.output[slot].item, a.output[slot].message = raw, message
 		return
 	}
-	a.other += entryCost
+	a.other += httpline.ItemCost
 	a.output = append(a.output, keptEntry{call: -1, item: raw, message: message})
 }
 

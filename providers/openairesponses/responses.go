@@ -194,7 +194,7 @@ func decode(ctx context.Context, rep *httpline.Reply) (*chat.Response, error) {
 	}
 	// Each item costs what it costs in a stream: a reply of many tiny
 	// items is bounded by their number, not only by its bytes.
-	if limit := rep.Limit(); limit >= 0 && int64(len(wr.Output))*entryCost > limit {
+	if limit := rep.Limit(); limit >= 0 && int64(len(wr.Output))*httpline.ItemCost > limit {
 		return nil, rep.TooLarge("reply")
 	}
 	return a.response(&wr, rep)

@@ -265,7 +265,7 @@ func (s *streamReader) item(ev *event, done bool) bool {
 				}
 				s.pending[key] = len(s.a.output)
 				s.a.output = append(s.a.output, keptEntry{call: -1})
-				s.a.other += entryCost + int64(len(key))
+				s.a.other += httpline.ItemCost + int64(len(key))
 			}
 			return true
 		}
@@ -361,7 +361,7 @@ func (s *streamReader) markText(itemID string) {
 		s.texts = make(map[string]bool)
 	}
 	s.texts[itemID] = true
-	s.a.other += entryCost + int64(len(itemID))
+	s.a.other += httpline.ItemCost + int64(len(itemID))
 }
 
 // finish takes the output of the final response when the events brought
@@ -385,7 +385,7 @@ func (s *streamReader) finish(r *response) bool {
 				case it.Type == "function_call":
 					if calls < len(a.calls) {
 						a.output = append(a.output, keptEntry{call: calls})
-						a.other += entryCost
+						a.other += httpline.ItemCost
 					}
 					calls++
 				case it.Type == "reasoning":
