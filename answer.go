@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/answer"
+	"github.com/toolcall-go/toolcall/internal/check"
 )
 
 // answerTool is the name of the tool through which a model gives a typed
@@ -96,7 +97,7 @@ func typeName(t reflect.Type) string {
 // the output format sent natively.
 type answerSpec struct {
 	target  reflect.Value // the pointer given to Answer
-	in      *argType
+	in      *check.Input
 	tool    Tool               // tool mode
 	format  *chat.OutputFormat // native mode
 	repairs int                // allowed
@@ -115,20 +116,20 @@ func newAnswer(cfg *config, model chat.Model, v any, mode chat.OutputMode) (*ans
 		return nil, fmt.Errorf("toolcall: Prompt.Answer needs a non-nil pointer to decode into, got %T", v)
 	}
 	// The answer is the arguments of a call: a struct, as a tool's.
-	ts, err := schemaOf(rv.Type().Elem())
+	in, err := schemaOf(rv.Type().Elem())
 	if err != nil {
 		return nil, fmt.Errorf("toolcall: Prompt.Answer: the answer's type: %w", err)
 	}
-	a := &answerSpec{target: rv, in: ts, repairs: readLimit(cfg.limits.MaxAnswerRepairs, defaultAnswerRepairs), strict: cfg.strict}
+	a := &answerSpec{target: rv, in: in, repairs: readLimit(cfg.limits.MaxAnswerRepairs, defaultAnswerRepairs), strict: cfg.strict}
 	if mode == chat.OutputNative {
-		schema := ts.Input.Schema
+		schema := in.Schema
 		if cfg.strict {
-			schema = ts.Input.Strict().Schema
+			schema = in.Strict().Schema
 		}
 		a.format = &chat.OutputFormat{Name: answer.FormatName, Schema: schema, Strict: cfg.strict}
 		return a, nil
 	}
-	tool, err := answerToolOf(rv.Type().Elem(), ts, cfg.strict)
+	tool, err := answerToolOf(rv.Type().Elem(), in, cfg.strict)
 	if err != nil {
 		return nil, fmt.Errorf("toolcall: Prompt.Answer: %w", err)
 	}
@@ -156,18 +157,18 @@ func isAnswerTool(t Tool) bool {
 // nothing, but the tool decodes the arguments into a fresh t, as the answer
 // will be: arguments that pass the schema and not the type (300 for an
 // int8) go back to the model with what was wrong, as bad arguments do.
-func answerToolOf(t reflect.Type, ts *argType, strict bool) (Tool, error) {
+func answerToolOf(t reflect.Type, in *check.Input, strict bool) (Tool, error) {
 	key := answerKey{t, strict}
 	if tool, ok := answerTools.Load(key); ok {
 		return tool.(Tool), nil
 	}
-	k := ts.Input.Variant(false, strict, false)
+	k := in.Variant(false, strict, false)
 	tool, err := NewTool(chat.ToolDefinition{
 		Name:        answerTool,
 		Description: answer.Description,
-		InputSchema: ts.Input.Schema,
+		InputSchema: in.Schema,
 	}, func(_ context.Context, args json.RawMessage) (string, error) {
-		if err := checkArgs(k, ts.Input, answerTool, args, reflect.New(t).Interface()); err != nil {
+		if err := checkArgs(k, in, answerTool, args, reflect.New(t).Interface()); err != nil {
 			return "", err
 		}
 		return answer.Received, nil
@@ -199,9 +200,9 @@ func (a *answerSpec) withAnswerTool(strict bool, set *toolSet) (*toolSet, error)
 // decode checks an answer, the answer tool's arguments or the text of a
 // native answer, and writes it into the caller's value when it passes.
 func (a *answerSpec) decode(strict bool, args []byte) error {
-	k := a.in.Input.Variant(false, strict, false)
+	k := a.in.Variant(false, strict, false)
 	fresh := reflect.New(a.target.Type().Elem())
-	if err := checkArgs(k, a.in.Input, answerTool, args, fresh.Interface()); err != nil {
+	if err := checkArgs(k, a.in, answerTool, args, fresh.Interface()); err != nil {
 		return err
 	}
 	a.target.Elem().Set(fresh.Elem())

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolcall-go/toolcall/chat"
+	"github.com/toolcall-go/toolcall/internal/check"
 
 	"github.com/invopop/jsonschema"
 )
@@ -123,7 +124,7 @@ func BenchmarkDefine(b *testing.B) {
 	b.Run("cold", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			schemaCache = sync.Map{}
+			check.ForgetTypes()
 			if _, err := NewFunc("weather", "Weather forecast", benchWeather); err != nil {
 				b.Fatal(err)
 			}

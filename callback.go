@@ -156,9 +156,9 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 		return nil, fail(ErrInvalidTool, err)
 	}
 	t := &reflectTool{conv: cfg.converter, fn: m, shape: shape, source: typeName + "." + spec.Method, argType: argType}
-	ts, err := schemaOf(argType)
+	in, err := schemaOf(argType)
 	if err == nil {
-		err = finishConfig(&t.toolCore, &cfg, ts)
+		err = finishConfig(&t.toolCore, &cfg, in)
 	}
 	if err != nil {
 		return nil, withSource(err, typeName, spec.Method)
@@ -167,10 +167,10 @@ func newMethodTool(obj reflect.Value, spec signature.MethodTag, opts []ToolOptio
 }
 
 // finishConfig fills cfg's defaults, checks its name, and makes core the
-// tool cfg describes, with the checks of its schema: the Go type ts's own,
-// its strict variant, or one given by [WithInputSchema] or, when ts is
-// nil, [NewTool].
-func finishConfig(core *toolCore, cfg *toolConfig, ts *argType) error {
+// tool cfg describes, with the checks of its schema: the Go type's own
+// (typed), its strict variant, or one given by [WithInputSchema] or, when
+// typed is nil, [NewTool].
+func finishConfig(core *toolCore, cfg *toolConfig, typed *check.Input) error {
 	if err := tooldefs.CheckName(cfg.name); err != nil {
 		return &DefinitionError{Method: cfg.name, Err: fmt.Errorf("%w: %v", errInvalidName, err)}
 	}
@@ -179,7 +179,7 @@ func finishConfig(core *toolCore, cfg *toolConfig, ts *argType) error {
 	}
 	switch {
 	case len(cfg.schema) > 0:
-		in, err := check.NewInput(cfg.schema, nil, nil, ts != nil && ts.Input.Durations())
+		in, err := check.NewInput(cfg.schema, nil, nil, typed != nil && typed.Durations())
 		if err != nil {
 			return schemaError(err)
 		}
@@ -193,10 +193,10 @@ func finishConfig(core *toolCore, cfg *toolConfig, ts *argType) error {
 		}
 		core.in = in
 	case cfg.strict:
-		core.in = ts.Input.Strict()
+		core.in = typed.Strict()
 		cfg.schema = core.in.Schema
 	default:
-		core.in = ts.Input
+		core.in = typed
 		cfg.schema = core.in.Schema
 	}
 	core.def = chat.ToolDefinition{Name: cfg.name, Description: cfg.description, InputSchema: cfg.schema, Strict: cfg.strict}
@@ -309,9 +309,9 @@ func NewFunc[In, Out any](name, description string, fn func(context.Context, In)
 	for _, o := range opts {
 		o.applyToTool(cfg)
 	}
-	ts, err := schemaOf(reflect.TypeFor[In]())
+	in, err := schemaOf(reflect.TypeFor[In]())
 	if err == nil {
-		err = finishConfig(&t.toolCore, cfg, ts)
+		err = finishConfig(&t.toolCore, cfg, in)
 	}
 	if err != nil {
 		return nil, withSource(err, "", cfg.name)
@@ -357,11 +357,11 @@ func outputSchema(rt reflect.Type) json.RawMessage {
 	if !ok {
 		return nil
 	}
-	ts, err := schemaOf(st)
+	in, err := schemaOf(st)
 	if err != nil {
 		return nil
 	}
-	return ts.Input.Schema
+	return in.Schema
 }
 
 func (t *funcTool[In, Out]) Call(ctx context.Context, arguments json.RawMessage) (string, error) {

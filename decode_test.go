@@ -53,11 +53,11 @@ type richArgs struct {
 func decodeBoth(t testing.TB, args string) (planned, coded richArgs, perr, cerr error) {
 	ts, err := schemaOf(reflect.TypeFor[richArgs]())
 	require.NoError(t, err)
-	k := ts.Input.Variant(false, false, false)
+	k := ts.Variant(false, false, false)
 	require.True(t, k.OnePass())
 	norm := check.Normalize([]byte(args))
-	perr = checkArgs(k, ts.Input, "rich", norm, &planned)
-	cerr = checkArgs(k.TwoPass(), ts.Input, "rich", norm, &coded)
+	perr = checkArgs(k, ts, "rich", norm, &planned)
+	cerr = checkArgs(k.TwoPass(), ts, "rich", norm, &coded)
 
 	require.Zero(t, planned.private, "an unexported field is not a parameter")
 	require.Zero(t, coded.private, "an unexported field is not a parameter")
@@ -65,7 +65,7 @@ func decodeBoth(t testing.TB, args string) (planned, coded richArgs, perr, cerr 
 	// The plan again, with the pooled state the first pass left: the same
 	// verdict and value.
 	var again richArgs
-	serr := checkArgs(k, ts.Input, "rich", norm, &again)
+	serr := checkArgs(k, ts, "rich", norm, &again)
 	require.Equal(t, fmt.Sprint(perr), fmt.Sprint(serr), "with a used pooled state")
 	if perr == nil {
 		require.Equal(t, planned, again, "with a used pooled state")

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sync"
 
 	"github.com/toolcall-go/toolcall/chat"
 	"github.com/toolcall-go/toolcall/internal/check"
@@ -22,47 +21,42 @@ import (
 // types. Every object with fixed properties has additionalProperties false.
 // Each type is reflected once; later calls return the cached result.
 func SchemaFor(v any) (json.RawMessage, error) {
-	ts, err := schemaOf(reflect.TypeOf(v))
+	in, err := schemaOf(reflect.TypeOf(v))
 	if err != nil {
 		return nil, err
 	}
-	return append(json.RawMessage(nil), ts.Input.Schema...), nil
+	return append(json.RawMessage(nil), in.Schema...), nil
 }
 
 // StrictSchemaFor is like [SchemaFor] but returns the strict variant (see
 // [WithStrict]): every property is required, and optional ones also accept
 // null.
 func StrictSchemaFor(v any) (json.RawMessage, error) {
-	ts, err := schemaOf(reflect.TypeOf(v))
+	in, err := schemaOf(reflect.TypeOf(v))
 	if err != nil {
 		return nil, err
 	}
-	return append(json.RawMessage(nil), ts.Input.Strict().Schema...), nil
+	return append(json.RawMessage(nil), in.Strict().Schema...), nil
 }
 
-var schemaCache sync.Map // reflect.Type -> *argType
-
-// schemaOf returns the reflection of the argument type t, built on first
-// use; why t cannot be a tool's arguments is a *DefinitionError.
-func schemaOf(t reflect.Type) (*argType, error) {
+// schemaOf returns the compiled input of the argument type t, reflected
+// on first use and shared after (check.ForType); why t cannot be a tool's
+// arguments is a *DefinitionError.
+func schemaOf(t reflect.Type) (*check.Input, error) {
 	if t == nil {
 		return nil, &DefinitionError{Err: fmt.Errorf("%w: nil type", errUnsupportedType)}
 	}
-	s, ok := schemaCache.Load(t)
-	if !ok {
-		s, _ = schemaCache.LoadOrStore(t, buildArgType(t))
-	}
-	ts := s.(*argType)
-	if ts.Err == nil {
-		return ts, nil
+	in, err := check.ForType(t)
+	if err == nil {
+		return in, nil
 	}
 	var se *schema.Error
-	if !errors.As(ts.Err, &se) { // a schema the checks refuse
-		err := schemaError(ts.Err)
+	if !errors.As(err, &se) { // a schema the checks refuse
+		err := schemaError(err)
 		if de, ok := err.(*DefinitionError); ok {
 			de.Type = t.String()
 		}
-		return ts, err
+		return nil, err
 	}
 	sentinel := errUnsupportedType
 	if se.Tag {
@@ -72,7 +66,7 @@ func schemaOf(t reflect.Type) (*argType, error) {
 	if se.Path == "" && !se.Tag {
 		de.Type = t.String()
 	}
-	return ts, de
+	return nil, de
 }
 
 // onCheck, when set by a test, sees every check of a call's arguments.
@@ -120,22 +114,4 @@ func inputOf(t Tool, def chat.ToolDefinition) (*check.Input, error) {
 		return nil, err
 	}
 	return in, nil
-}
-
-// An argType is the reflection of one argument type.
-type argType struct {
-	Input *check.Input // the compiled schema; nil when Err is set
-	// Err is why the type cannot be a tool's arguments: a *schema.Error,
-	// or the refusal of check.NewInput.
-	Err error
-}
-
-// buildArgType reflects t. The caller caches the result: every tool of the type
-// shares it.
-func buildArgType(t reflect.Type) *argType {
-	in, err := check.ForType(t)
-	if err != nil {
-		return &argType{Err: err}
-	}
-	return &argType{Input: in}
 }

@@ -215,3 +215,7 @@ func ForType(t reflect.Type) (*Input, error) {
 // Durations reports whether the input's Go type holds a time.Duration,
 // which needs its own decoder.
 func (in *Input) Durations() bool { return in.dur }
+
+// ForgetTypes empties ForType's cache, for a benchmark of a type's first
+// use.
+func ForgetTypes() { typed.Clear() }
