@@ -183,7 +183,7 @@ func answerToolOf(t reflect.Type, in *check.Input, strict bool) (Tool, error) {
 
 // withAnswerTool returns set with the answer tool added, in the tool mode;
 // a tool of the set with its name is an error.
-func (a *answerSpec) withAnswerTool(strict bool, set *toolSet) (*toolSet, error) {
+func (a *answerSpec) withAnswerTool(set *toolSet) (*toolSet, error) {
 	if a.tool == nil || set.err != nil {
 		return set, nil
 	}
@@ -193,14 +193,14 @@ func (a *answerSpec) withAnswerTool(strict bool, set *toolSet) (*toolSet, error)
 	if s, ok := set.withAnswer.Load(a.tool); ok {
 		return s.(*toolSet), nil
 	}
-	s, _ := set.withAnswer.LoadOrStore(a.tool, newToolSet(strict, append(slices.Clip(set.tools), a.tool)))
+	s, _ := set.withAnswer.LoadOrStore(a.tool, newToolSet(a.strict, append(slices.Clip(set.tools), a.tool)))
 	return s.(*toolSet), nil
 }
 
 // decode checks an answer, the answer tool's arguments or the text of a
 // native answer, and writes it into the caller's value when it passes.
-func (a *answerSpec) decode(strict bool, args []byte) error {
-	k := a.in.Variant(false, strict, false)
+func (a *answerSpec) decode(args []byte) error {
+	k := a.in.Variant(false, a.strict, false)
 	fresh := reflect.New(a.target.Type().Elem())
 	if err := checkArgs(k, a.in, answerTool, args, fresh.Interface()); err != nil {
 		return err
@@ -212,13 +212,13 @@ func (a *answerSpec) decode(strict bool, args []byte) error {
 // answered looks for the answer among a round's executions: the first that
 // passed is decoded into the caller's value (done); otherwise the last
 // refused one is returned (refused), with what was wrong.
-func (a *answerSpec) answered(strict bool, execs []ToolExecution) (done bool, refused *AnswerError) {
+func (a *answerSpec) answered(execs []ToolExecution) (done bool, refused *AnswerError) {
 	for _, e := range execs {
 		if e.Call.Name != answerTool {
 			continue
 		}
 		if !e.IsError {
-			if err := a.decode(strict, e.Call.Arguments); err == nil {
+			if err := a.decode(e.Call.Arguments); err == nil {
 				return true, nil
 			}
 		}

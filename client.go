@@ -298,7 +298,7 @@ func (p *Prompt) start(ctx context.Context) (context.Context, *call, error) {
 		if err != nil {
 			return ctx, nil, err
 		}
-		if cl.tools, err = a.withAnswerTool(cfg.strict, cl.tools); err != nil {
+		if cl.tools, err = a.withAnswerTool(cl.tools); err != nil {
 			return ctx, nil, err
 		}
 		cl.answer = a
@@ -550,7 +550,7 @@ func (cl *call) rounds(ctx context.Context, ask chatFunc) (*Response, error) {
 			refused := &AnswerError{Raw: mr.Message.Content, Violations: []Violation{notAnswered}}
 			tell := notAnswered.Message
 			if cl.answer.format != nil {
-				err := cl.answer.decode(cl.answer.strict, []byte(mr.Message.Content))
+				err := cl.answer.decode([]byte(mr.Message.Content))
 				if err == nil {
 					resp.History = slices.Clip(hist)
 					return resp, nil
@@ -609,7 +609,7 @@ func (cl *call) endRound(ctx *context.Context, ex *execution, err error) (bool, 
 		return done, err
 	}
 	resp := cl.resp
-	done, refused := cl.answer.answered(cl.cfg.strict, ex.Executions)
+	done, refused := cl.answer.answered(ex.Executions)
 	switch {
 	case done:
 		return true, nil
