@@ -139,18 +139,11 @@ func newAnswer(cfg *config, model chat.Model, v any, mode chat.OutputMode) (*ans
 
 // answerTools holds the answer tool of each answer type and strictness,
 // built once: a tool is not modified once built, so calls share it.
-// isAnswer holds the same tools, as keys.
-var answerTools, isAnswer sync.Map // answerKey -> Tool; Tool -> struct{}
+var answerTools sync.Map // answerKey -> Tool
 
 type answerKey struct {
 	t      reflect.Type
 	strict bool
-}
-
-// isAnswerTool reports whether t is the answer tool of a typed answer.
-func isAnswerTool(t Tool) bool {
-	_, ok := isAnswer.Load(t)
-	return ok
 }
 
 // answerToolOf returns the answer tool of type t. Giving the answer runs
@@ -176,8 +169,8 @@ func answerToolOf(t reflect.Type, in *check.Input, strict bool) (Tool, error) {
 	if err != nil {
 		return nil, err
 	}
+	tool.(builtTool).core().answer = true
 	stored, _ := answerTools.LoadOrStore(key, tool)
-	isAnswer.Store(stored, struct{}{})
 	return stored.(Tool), nil
 }
 

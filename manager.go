@@ -326,13 +326,12 @@ func (cfg *config) executeOne(ctx context.Context, set *toolSet, call chat.ToolC
 		defer cancel()
 	}
 	mw := cfg.middleware
-	if g := gate(cfg, md, preset); g != nil {
-		mw = hook.Wrap(g, mw)
-	}
-	if isAnswerTool(tool) {
+	if bt != nil && bt.core().answer {
 		// Giving the answer runs nothing: no approver or middleware
 		// decides it, as none decides a reply in text.
 		mw = nil
+	} else if g := gate(cfg, md, preset); g != nil {
+		mw = hook.Wrap(g, mw)
 	}
 	if mw != nil {
 		seen = bytes.Clone(args)

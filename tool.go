@@ -131,6 +131,9 @@ type toolCore struct {
 	def  chat.ToolDefinition
 	meta Metadata
 	in   *check.Input // the compiled input schema
+	// answer marks the tool through which a typed answer is given: giving
+	// it runs nothing, so no approver or middleware decides it.
+	answer bool
 }
 
 func (c *toolCore) Definition() chat.ToolDefinition { return c.def }
