@@ -215,11 +215,7 @@ func (a *answerSpec) answered(execs []ToolExecution) (done bool, refused *Answer
 				return true, nil
 			}
 		}
-		refused = &AnswerError{Raw: string(e.Call.Arguments), Violations: []Violation{{Rule: "answer", Message: e.Result}}}
-		var ae *ArgumentError
-		if errors.As(e.Err, &ae) {
-			refused.Violations = ae.Violations
-		}
+		refused = refusal(string(e.Call.Arguments), e.Result, e.Err)
 	}
 	return false, refused
 }
@@ -227,12 +223,17 @@ func (a *answerSpec) answered(execs []ToolExecution) (done bool, refused *Answer
 // refusedText is the AnswerError of a native answer, text, that decode
 // refused with err.
 func refusedText(text string, err error) *AnswerError {
-	refused := &AnswerError{Raw: text, Violations: []Violation{{Rule: "answer", Message: err.Error()}}}
+	return refusal(text, err.Error(), err)
+}
+
+// refusal is the AnswerError of raw, refused with msg: the violations of
+// err when it holds an *ArgumentError, else msg as the one violation.
+func refusal(raw, msg string, err error) *AnswerError {
 	var ae *ArgumentError
 	if errors.As(err, &ae) {
-		refused.Violations = ae.Violations
+		return &AnswerError{Raw: raw, Violations: ae.Violations}
 	}
-	return refused
+	return &AnswerError{Raw: raw, Violations: []Violation{{Rule: "answer", Message: msg}}}
 }
 
 // repairText is what the model is told of a native answer that was
